@@ -1,0 +1,127 @@
+"""Refuse a bad config.yaml before any job runs, with one message that names the key.
+
+The JSON schema (schemas/config.schema.yaml) fixes types, ranges and the known keys; the checks
+here add what a schema cannot say (K at most the sample size, a grid that goes up). Values
+given with ``snakemake --config`` arrive as text, so text is first read as the type the schema
+asks for ("3" -> 3, "1e-8" -> 1e-08).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+
+class ConfigError(ValueError):
+    """A config value the suite cannot run with; the message names the key."""
+
+
+def load_schema(path: str | Path) -> dict:
+    with Path(path).open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def coerce_to_schema(value: Any, schema: dict) -> Any:
+    """Read text as the number, integer or boolean the schema asks for; leave anything else alone."""
+    kind = schema.get("type")
+    if isinstance(value, dict) and kind == "object":
+        props = schema.get("properties", {})
+        return {k: coerce_to_schema(v, props[k]) if k in props else v for k, v in value.items()}
+    if isinstance(value, list) and kind == "array":
+        return [coerce_to_schema(v, schema.get("items", {})) for v in value]
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if kind == "integer":
+                return int(text)
+            if kind == "number":
+                return float(text)
+        except ValueError:
+            return value
+        if kind == "boolean" and text.lower() in ("true", "false"):
+            return text.lower() == "true"
+    return value
+
+
+def _key(path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def _describe(schema: dict, path) -> str:
+    node = schema
+    for part in path:
+        if isinstance(part, int):
+            node = node.get("items", {})
+        else:
+            node = node.get("properties", {}).get(part, {})
+    return node.get("description", "")
+
+
+def schema_problems(config: dict, schema: dict) -> list[str]:
+    """One line per schema violation, each naming the key as block.key[index]."""
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = list(error.absolute_path)
+        if error.validator == "additionalProperties":
+            known = sorted(error.schema.get("properties", {}))
+            extra = sorted(set(error.instance) - set(known))
+            for name in extra:
+                where = _key(path + [name])
+                problems.append(f"{where} is not a known key (known here: {', '.join(known)})")
+            continue
+        if error.validator == "required":
+            problems.append(f"{_key(path)}: {error.message}")
+            continue
+        where = _key(path)
+        what = error.message
+        if error.validator == "type" and isinstance(error.instance, str):
+            what = f"'{error.instance}' is not of type '{error.validator_value}'"
+        hint = _describe(schema, path)
+        problems.append(f"{where} = {error.instance!r}: {what}" + (f" ({where}: {hint})" if hint else ""))
+    return problems
+
+
+def cross_field_problems(config: dict) -> list[str]:
+    """What the schema cannot express: relations between keys."""
+    problems = []
+    n = config["sine_data"]["train_size"]
+    kb = config["k_bias"]
+    for i, k in enumerate(kb["folds"]):
+        if k > n:
+            problems.append(f"k_bias.folds[{i}] = {k}: K above the sample size sine_data.train_size = {n}")
+    if len(set(kb["folds"])) != len(kb["folds"]):
+        problems.append(f"k_bias.folds = {kb['folds']}: each K may appear only once")
+    for key in ("std_error_min_folds", "partition_grid_folds"):
+        if kb[key] > n:
+            problems.append(f"k_bias.{key} = {kb[key]}: above the sample size sine_data.train_size = {n}")
+    rp = config["ridge_path"]
+    if not rp["grid_start"] < rp["grid_stop"]:
+        problems.append(f"ridge_path.grid_start = {rp['grid_start']} must be below ridge_path.grid_stop = {rp['grid_stop']}")
+    if any(math.isinf(v) for v in rp["lambdas"]):
+        problems.append("ridge_path.lambdas: an infinite lambda has no fit to tabulate")
+    we = rp["worked_example"]
+    if len(we["x"]) != len(we["y"]):
+        problems.append(f"ridge_path.worked_example.x and .y differ in length ({len(we['x'])} and {len(we['y'])})")
+    ds = config["degree_sweep"]
+    if ds["min_degree"] > ds["max_degree"]:
+        problems.append(f"degree_sweep.min_degree = {ds['min_degree']} is above degree_sweep.max_degree = {ds['max_degree']}")
+    return problems
+
+
+def checked_config(config: dict, schema: dict, source: str = "config.yaml") -> dict:
+    """The config with text read as numbers, or ConfigError listing every problem, each by key."""
+    config = coerce_to_schema(config, schema)
+    problems = schema_problems(config, schema)
+    if not problems:
+        problems = cross_field_problems(config)
+    if problems:
+        raise ConfigError("\n".join(f"{source}: {p}" for p in problems))
+    return config

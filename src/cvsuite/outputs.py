@@ -1,0 +1,117 @@
+"""The edge where studies meet the file system: atomic tables, figures, provenance, logs.
+
+Only the entry points in experiments/ use this module. Every file is written under a temporary
+name in its own folder and renamed into place, so an interrupted job never leaves a half-written
+file with a valid name.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import traceback
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+PACKAGES = ("numpy", "scipy", "scikit-learn", "pandas", "matplotlib", "snakemake")
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | Path):
+    """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def write_table(table: pd.DataFrame, path: str | Path) -> None:
+    """Write a tidy CSV table; floats at full (round-trip) precision, so reruns are byte-identical."""
+    with atomic_path(path) as tmp:
+        table.to_csv(tmp, index=False, lineterminator="\n")
+
+
+def write_text(text: str, path: str | Path) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def save_figure(fig, paths) -> None:
+    """Save one matplotlib figure to each path (PNG for reading, SVG for print), then close it."""
+    import matplotlib.pyplot as plt
+
+    for path in paths:
+        path = Path(path)
+        with atomic_path(path) as tmp:
+            fmt = path.suffix.lstrip(".")
+            metadata_ = {"Date": None} if fmt == "svg" else {}
+            fig.savefig(tmp, format=fmt, metadata=metadata_ or None)
+    plt.close(fig)
+
+
+def git_commit(cwd: str | Path = ".") -> dict:
+    """The commit the workflow ran from, and whether tracked files differed from it."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+        return {"commit": head, "uncommitted_changes": bool(dirty)}
+    except (OSError, subprocess.CalledProcessError):
+        return {"commit": "unknown (not a git checkout)", "uncommitted_changes": None}
+
+
+def package_versions() -> dict:
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def write_provenance(path: str | Path, study: str, parameters: dict) -> None:
+    """Record what a results folder was made from: the config values, package versions, commit."""
+    record = {
+        "study": study,
+        "config": parameters,
+        "packages": package_versions(),
+        "git": git_commit(),
+        "command": "snakemake (see logs/)",
+    }
+    write_text(json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n", path)
+
+
+def _jsonable(value):
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+@contextlib.contextmanager
+def logged_to(log_path: str | Path | None):
+    """Send a job's stdout and stderr to its log file; keep the traceback there if it fails."""
+    if not log_path:
+        yield
+        return
+    Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w", encoding="utf-8") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
+        try:
+            yield
+        except BaseException:
+            traceback.print_exc(file=log)
+            log.flush()
+            sys.__stderr__.write(f"failed; see {log_path}\n")
+            raise

@@ -1,0 +1,95 @@
+"""Numbers as documents print them, and reproduced values written the same way.
+
+A published figure is kept as text ("49%", "81,050", "+0.000063", "2.576e-05") because its
+precision is part of the claim. To compare, the reproduced value is written at the printed
+precision (rounded, or truncated where the document truncates) and the two texts must read the same.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal
+
+_NUMBER = re.compile(
+    r"^(?P<sign>[+\-\u2212]?)"
+    r"(?P<int>\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?:\.(?P<frac>\d+))?"
+    r"(?:[eE](?P<exp>[+\-\u2212]?\d+))?"
+    r"(?P<suffix>%| percent|x|\u00d7)?$"
+)
+
+
+@dataclass(frozen=True)
+class PrintedNumber:
+    """A number as printed: its digits, how many decimals, and the decorations around it."""
+
+    text: str
+    value: float
+    decimals: int
+    exponent: int | None
+    explicit_sign: bool
+    suffix: str
+
+    def canonical(self) -> str:
+        """The printed digits with separators and the suffix removed, exponent normalised."""
+        return _canonical(self.text)
+
+
+def parse_printed(text: str) -> PrintedNumber:
+    """Parse a printed figure; raise ValueError saying what does not parse."""
+    stripped = text.strip()
+    match = _NUMBER.match(stripped)
+    if not match:
+        raise ValueError(f"'{text}' does not parse as a printed number")
+    sign = match["sign"].replace("\u2212", "-")
+    frac = match["frac"] or ""
+    mantissa = f"{sign}{match['int'].replace(',', '')}" + (f".{frac}" if frac else "")
+    exponent = int(match["exp"].replace("\u2212", "-")) if match["exp"] else None
+    value = float(mantissa) * (10.0**exponent if exponent is not None else 1.0)
+    return PrintedNumber(
+        text=stripped,
+        value=value,
+        decimals=len(frac),
+        exponent=exponent,
+        explicit_sign=bool(sign),
+        suffix=match["suffix"] or "",
+    )
+
+
+def _canonical(text: str) -> str:
+    match = _NUMBER.match(text.strip())
+    assert match is not None
+    sign = match["sign"].replace("\u2212", "-")
+    body = match["int"].replace(",", "") + (f".{match['frac']}" if match["frac"] else "")
+    exp = f"e{int(match['exp'].replace(chr(0x2212), '-'))}" if match["exp"] else ""
+    return f"{sign}{body}{exp}"
+
+
+def write_as_printed(value: float, printed: PrintedNumber, truncate: bool = False) -> str:
+    """Write ``value`` with the precision and sign convention of ``printed``.
+
+    Rounding follows Python's format (the listings print with f-strings); truncation cuts digits
+    toward zero, exactly, in decimal (81,050.6 -> 81,050).
+    """
+    d = printed.decimals
+    if printed.exponent is not None:
+        if truncate:
+            exp = Decimal(repr(abs(value))).adjusted() if value else 0
+            mantissa = (Decimal(repr(value)).scaleb(-exp)).quantize(Decimal(1).scaleb(-d), rounding=ROUND_DOWN)
+            text = f"{mantissa}e{exp}"
+        else:
+            mantissa, exp_text = f"{value:.{d}e}".split("e")
+            text = f"{mantissa}e{int(exp_text)}"
+    elif truncate:
+        text = str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-d), rounding=ROUND_DOWN))
+    else:
+        text = f"{value:.{d}f}"
+    if printed.explicit_sign and not text.startswith("-"):
+        text = "+" + text
+    return text
+
+
+def reads_the_same(value: float, printed: PrintedNumber, truncate: bool = False) -> bool:
+    """True when ``value`` written at the printed precision reads as the printed figure."""
+    return write_as_printed(value, printed, truncate) == printed.canonical()

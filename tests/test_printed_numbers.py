@@ -1,0 +1,58 @@
+import pytest
+
+from cvsuite.printed_numbers import parse_printed, reads_the_same, write_as_printed
+
+
+@pytest.mark.parametrize(
+    "text, value, decimals, suffix",
+    [
+        ("49%", 49.0, 0, "%"),
+        ("81,050", 81050.0, 0, ""),
+        ("+0.000063", 0.000063, 6, ""),
+        ("2.576e-05", 2.576e-05, 3, ""),
+        ("467x", 467.0, 0, "x"),
+        ("33×", 33.0, 0, "×"),
+        ("75 percent", 75.0, 0, " percent"),
+        ("−0.013", -0.013, 3, ""),
+    ],
+)
+def test_parse_printed_keeps_precision_and_decoration(text, value, decimals, suffix):
+    printed = parse_printed(text)
+    assert printed.value == pytest.approx(value)
+    assert printed.decimals == decimals
+    assert printed.suffix == suffix
+
+
+@pytest.mark.parametrize("text", ["4.2.1", "about 7", "", "1e", "12 or 13"])
+def test_parse_printed_refuses_what_is_not_one_number(text):
+    with pytest.raises(ValueError, match="does not parse"):
+        parse_printed(text)
+
+
+def test_rounding_reads_the_printed_digits():
+    assert reads_the_same(49.089576, parse_printed("49%"))
+    assert reads_the_same(0.0992273, parse_printed("0.0992"))
+    assert not reads_the_same(0.0993, parse_printed("0.0992"))
+
+
+def test_truncation_cuts_where_rounding_would_round_up():
+    printed = parse_printed("81,050")
+    assert reads_the_same(81050.6045, printed, truncate=True)
+    assert not reads_the_same(81050.6045, printed)
+    assert write_as_printed(33.6256, parse_printed("33"), truncate=True) == "33"
+
+
+def test_truncation_cuts_toward_zero_for_negative_values():
+    assert write_as_printed(-0.0139, parse_printed("-0.013"), truncate=True) == "-0.013"
+
+
+def test_explicit_sign_is_part_of_the_claim():
+    assert reads_the_same(0.0000634, parse_printed("+0.000063"))
+    assert not reads_the_same(-0.0000634, parse_printed("+0.000063"))
+    assert reads_the_same(-0.0127, parse_printed("-0.013"))
+
+
+def test_scientific_notation_compares_mantissa_and_exponent():
+    assert reads_the_same(2.5764847e-05, parse_printed("2.576e-05"))
+    assert reads_the_same(2.5764847e-05, parse_printed("2.6e-5"))
+    assert not reads_the_same(2.5764847e-04, parse_printed("2.6e-5"))
