@@ -1,0 +1,35 @@
+"""Shared fixtures: the repository root, and a scratch copy of the workflow to run Snakemake in."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOW_FILES = ("Snakefile", "config.yaml", "schemas", "registry", "report", "experiments", "profiles")
+
+
+def copy_workflow(destination: Path) -> Path:
+    """Copy what `snakemake` reads (not results/ or figures/) into a fresh folder."""
+    for name in WORKFLOW_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def snakemake(workdir: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
+    """Run the Snakemake of this interpreter's environment in ``workdir``."""
+    command = [sys.executable, "-m", "snakemake", *args]
+    return subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture
+def workflow_copy(tmp_path: Path) -> Path:
+    return copy_workflow(tmp_path)

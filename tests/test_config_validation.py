@@ -1,0 +1,103 @@
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cvsuite.config_validation import ConfigError, checked_config, load_schema
+
+from conftest import ROOT, snakemake
+
+SCHEMA = load_schema(ROOT / "schemas" / "config.schema.yaml")
+CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
+
+
+def with_change(block: str, key: str, value):
+    config = copy.deepcopy(CONFIG)
+    config[block][key] = value
+    return config
+
+
+def test_the_project_config_is_valid():
+    assert checked_config(copy.deepcopy(CONFIG), SCHEMA) == CONFIG
+
+
+def test_every_key_in_the_schema_has_a_description():
+    def walk(node, path):
+        for name, child in node.get("properties", {}).items():
+            assert child.get("description"), f"{path}{name} has no description"
+            walk(child, f"{path}{name}.")
+
+    walk(SCHEMA, "")
+
+
+def test_every_key_in_config_yaml_has_a_comment():
+    lines = (ROOT / "config.yaml").read_text().splitlines()
+    for line in lines:
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and ":" in stripped and not stripped.endswith(":"):
+            assert "#" in stripped, f"config.yaml line without a comment: {line}"
+
+
+@pytest.mark.parametrize(
+    "block, key, value, named",
+    [
+        ("k_bias", "folds", [1, 5], "k_bias.folds[0] = 1"),
+        ("k_bias", "folds", [2, 30], "k_bias.folds[1] = 30: K above the sample size sine_data.train_size = 25"),
+        ("sine_data", "noise", -0.1, "sine_data.noise = -0.1"),
+        ("k_bias", "shuffles", "many", "k_bias.shuffles = 'many'"),
+        ("k_bias", "shufles", 40, "k_bias.shufles is not a known key"),
+        ("ridge_path", "lambdas", [], "ridge_path.lambdas = []"),
+        ("ridge_path", "grid_points", 2.5, "ridge_path.grid_points = 2.5"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_the_key(block, key, value, named):
+    with pytest.raises(ConfigError) as err:
+        checked_config(with_change(block, key, value), SCHEMA)
+    assert named in str(err.value)
+    assert str(err.value).startswith("config.yaml: ")
+
+
+def test_an_unknown_study_block_is_refused():
+    config = copy.deepcopy(CONFIG)
+    config["k_bais"] = {"folds": [2]}
+    with pytest.raises(ConfigError, match="k_bais is not a known key"):
+        checked_config(config, SCHEMA)
+
+
+def test_text_from_the_command_line_is_read_as_numbers():
+    config = with_change("k_bias", "folds", ["2", "5"])
+    config["ridge_path"]["grid_start"] = "1e-9"
+    checked = checked_config(config, SCHEMA)
+    assert checked["k_bias"]["folds"] == [2, 5]
+    assert checked["ridge_path"]["grid_start"] == 1e-9
+
+
+def listing(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize(
+    "override, named",
+    [
+        ("k_bias={folds: [1, 5]}", "k_bias.folds[0] = 1"),
+        ("k_bias={folds: [2, 26]}", "k_bias.folds[1] = 26: K above the sample size"),
+        ("sine_data={noise: -1}", "sine_data.noise = -1.0"),
+        ("k_bias={speed: 3}", "k_bias.speed is not a known key"),
+    ],
+)
+def test_snakemake_refuses_a_bad_override_before_any_job(workflow_copy, override, named):
+    results = workflow_copy / "results"
+    (results / "k_bias").mkdir(parents=True)
+    (results / "k_bias" / "k_bias.csv").write_text("K\n2\n")
+    before = listing(results)
+    run = snakemake(workflow_copy, "all", "--config", override)
+    assert run.returncode != 0
+    assert named in run.stderr
+    assert listing(results) == before
+    assert not (workflow_copy / "logs").exists()
+
+
+def test_snakemake_accepts_a_good_override(workflow_copy):
+    run = snakemake(workflow_copy, "all", "-n", "--config", "k_bias={shuffles: 5}")
+    assert run.returncode == 0, run.stderr
