@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cvsuite.config_validation import ConfigError, checked_config, load_schema
 from cvsuite.registry import RegistryError, read_registry
+from cvsuite.sharding import shard_ranges
 
 configfile: "config.yaml"
 
@@ -86,7 +87,88 @@ rule degree_sweep:
         "experiments/degree_sweep.py"
 
 
-STUDY_RULES = [rules.ridge_path, rules.k_bias, rules.degree_sweep]
+# The shape-image study of "Cross-Validation": datasets are independent, so they are simulated in
+# shards that run side by side; knn_estimators (Part 1) and nested_optimism (Part 2) gather them.
+SHAPE = config["shape_images"]
+SHAPE_SHARDS = shard_ranges(SHAPE["first_seed"], SHAPE["datasets"], SHAPE["datasets_per_shard"])
+SHAPE_SIMULATION = {
+    "shape_images": {"images": SHAPE["images"], "grid": SHAPE["grid"]},
+    "knn_estimators": config["knn_estimators"],
+    "nested_optimism": config["nested_optimism"],
+}
+
+
+def shape_shards(table):
+    return [f"results/shape_image_datasets/{start}-{stop}/{table}.csv" for start, stop in SHAPE_SHARDS]
+
+
+rule shape_image_datasets:
+    output:
+        estimates="results/shape_image_datasets/{start}-{stop}/estimates.csv",
+        repartitions="results/shape_image_datasets/{start}-{stop}/repartitions.csv",
+        selection="results/shape_image_datasets/{start}-{stop}/selection.csv",
+        provenance="results/shape_image_datasets/{start}-{stop}/provenance.json",
+    wildcard_constraints:
+        start=r"\d+",
+        stop=r"\d+",
+    params:
+        blocks=SHAPE_SIMULATION,
+    threads: 1
+    log:
+        "logs/shape_image_datasets/{start}-{stop}.log",
+    script:
+        "experiments/shape_image_datasets.py"
+
+
+rule knn_estimators:
+    input:
+        estimates=shape_shards("estimates"),
+        repartitions=shape_shards("repartitions"),
+    output:
+        per_dataset="results/knn_estimators/per_dataset.csv",
+        true_accuracy="results/knn_estimators/true_accuracy.csv",
+        summary="results/knn_estimators/summary.csv",
+        repartitions="results/knn_estimators/repartitions.csv",
+        repartition_summary="results/knn_estimators/repartition_summary.csv",
+        findings="results/knn_estimators/findings.csv",
+        crosscheck="results/knn_estimators/sklearn_crosscheck.csv",
+        provenance="results/knn_estimators/provenance.json",
+        shapes_figure=figure("knn_estimators", "shapes"),
+        shapes_figure_svg="figures/knn_estimators/shapes.svg",
+        errors_figure=figure("knn_estimators", "estimator_errors"),
+        errors_figure_svg="figures/knn_estimators/estimator_errors.svg",
+        repartition_figure=figure("knn_estimators", "repartition_spread"),
+        repartition_figure_svg="figures/knn_estimators/repartition_spread.svg",
+    params:
+        blocks={k: config[k] for k in ("shape_images", "knn_estimators", "nested_optimism")},
+    log:
+        "logs/knn_estimators.log",
+    script:
+        "experiments/knn_estimators.py"
+
+
+rule nested_optimism:
+    input:
+        selection=shape_shards("selection"),
+    output:
+        per_dataset="results/nested_optimism/per_dataset.csv",
+        summary="results/nested_optimism/summary.csv",
+        candidates="results/nested_optimism/candidates.csv",
+        growth_findings="results/nested_optimism/growth_findings.csv",
+        provenance="results/nested_optimism/provenance.json",
+        estimates_figure=figure("nested_optimism", "estimates_against_truth"),
+        estimates_figure_svg="figures/nested_optimism/estimates_against_truth.svg",
+        growth_figure=figure("nested_optimism", "optimism_by_candidates"),
+        growth_figure_svg="figures/nested_optimism/optimism_by_candidates.svg",
+    params:
+        blocks={k: config[k] for k in ("shape_images", "knn_estimators", "nested_optimism")},
+    log:
+        "logs/nested_optimism.log",
+    script:
+        "experiments/nested_optimism.py"
+
+
+STUDY_RULES = [rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism]
 TABLES = [f for r in STUDY_RULES for f in r.output if f.endswith(".csv")]
 FIGURES = [f for r in STUDY_RULES for f in r.output if f.endswith(".png")]
 

@@ -15,6 +15,7 @@ WORKFLOW_FILES = ("Snakefile", "config.yaml", "schemas", "registry", "report", "
 
 def copy_workflow(destination: Path) -> Path:
     """Copy what `snakemake` reads (not results/ or figures/) into a fresh folder."""
+    destination.mkdir(parents=True, exist_ok=True)
     for name in WORKFLOW_FILES:
         source = ROOT / name
         if source.is_dir():

@@ -110,6 +110,7 @@ def cross_field_problems(config: dict) -> list[str]:
     we = rp["worked_example"]
     if len(we["x"]) != len(we["y"]):
         problems.append(f"ridge_path.worked_example.x and .y differ in length ({len(we['x'])} and {len(we['y'])})")
+    problems += _shape_image_problems(config)
     ds = config["degree_sweep"]
     if ds["min_degree"] > ds["max_degree"]:
         problems.append(f"degree_sweep.min_degree = {ds['min_degree']} is above degree_sweep.max_degree = {ds['max_degree']}")
@@ -125,3 +126,43 @@ def checked_config(config: dict, schema: dict, source: str = "config.yaml") -> d
     if problems:
         raise ConfigError("\n".join(f"{source}: {p}" for p in problems))
     return config
+
+
+def _shape_image_problems(config: dict) -> list[str]:
+    problems = []
+    si, p1, p2 = config["shape_images"], config["knn_estimators"], config["nested_optimism"]
+    grid = si["grid"]
+    n = 4 * si["images"]["per_class"]  # four shapes
+    if si["datasets_per_shard"] > si["datasets"]:
+        problems.append(f"shape_images.datasets_per_shard = {si['datasets_per_shard']}: more than shape_images.datasets = {si['datasets']}, so some shard would be empty")
+    img = si["images"]
+    if not img["contrast_low"] <= img["contrast_high"]:
+        problems.append(f"shape_images.images.contrast_low = {img['contrast_low']} is above contrast_high = {img['contrast_high']}")
+    if p1["sigma"] not in grid["sigmas"]:
+        problems.append(f"knn_estimators.sigma = {p1['sigma']}: not one of shape_images.grid.sigmas {grid['sigmas']}")
+    if p1["k"] not in grid["ks"]:
+        problems.append(f"knn_estimators.k = {p1['k']}: not one of shape_images.grid.ks {grid['ks']}")
+    for key, values in (("holdout_folds", [p1["holdout_folds"]]), ("kfold_folds", p1["kfold_folds"]), ("repartition_folds", [p1["repartition_folds"]]), ("crosscheck_folds", [p1["crosscheck_folds"]])):
+        for k in values:
+            if k > n:
+                problems.append(f"knn_estimators.{key} = {k}: K above the sample size of {n} images")
+    # Stratified folds take at most ceil(m / K) of a class's m images, so per class at least
+    # q = per_class - ceil(per_class / outer) train each outer model, and q - ceil(q / inner) each inner one.
+    per_class = si["images"]["per_class"]
+    q = per_class - math.ceil(per_class / p2["outer_folds"])
+    smallest_inner = 4 * (q - math.ceil(q / p2["selection_folds"]))
+    if max(grid["ks"]) > smallest_inner:
+        problems.append(f"shape_images.grid.ks: k = {max(grid['ks'])} is above the {smallest_inner} images of the smallest inner training set")
+    previous = None
+    for i, cs in enumerate(p2["candidate_sets"]):
+        for key in ("sigmas", "ks"):
+            outside = [v for v in cs[key] if v not in grid[key]]
+            if outside:
+                problems.append(f"nested_optimism.candidate_sets[{i}].{key} = {cs[key]}: {outside} not in shape_images.grid.{key}")
+        if previous is not None and not (set(previous["sigmas"]) <= set(cs["sigmas"]) and set(previous["ks"]) <= set(cs["ks"])):
+            problems.append(f"nested_optimism.candidate_sets[{i}]: does not contain candidate_sets[{i - 1}] (the sets must be nested)")
+        previous = cs
+    last = p2["candidate_sets"][-1]
+    if sorted(last["sigmas"]) != sorted(grid["sigmas"]) or sorted(last["ks"]) != sorted(grid["ks"]):
+        problems.append("nested_optimism.candidate_sets: the last set must be the whole grid (the document's selection)")
+    return problems

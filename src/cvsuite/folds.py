@@ -40,3 +40,19 @@ def training_sizes(n: int, folds: list[np.ndarray]) -> np.ndarray:
 def _check_fold_count(n: int, n_folds: int) -> None:
     if not 2 <= n_folds <= n:
         raise ValueError(f"the number of folds must be between 2 and n = {n}, got {n_folds}")
+
+
+def stratified_round_robin_folds(labels: np.ndarray, n_folds: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Shuffle each class, then deal its items round-robin to the folds from a random first fold.
+
+    As in "Cross-Validation", section Example (``stratified_folds``). Draw order, classes in
+    increasing label order: a permutation of the class's items, then one integer in [0, K) for
+    the fold that receives its first item. Returns K arrays of item indices, each sorted.
+    """
+    _check_fold_count(len(labels), n_folds)
+    fold_of = np.empty(len(labels), dtype=np.int64)
+    for label in np.unique(labels):
+        members = np.flatnonzero(labels == label)
+        dealt = members[rng.permutation(len(members))]
+        fold_of[dealt] = (np.arange(len(dealt)) + rng.integers(n_folds)) % n_folds
+    return [np.flatnonzero(fold_of == f) for f in range(n_folds)]

@@ -1,0 +1,181 @@
+"""Benchmark: the shape-image study (knn_estimators + nested_optimism) against two baselines.
+
+Run from the repository root:  .venv/bin/python benchmarks/shape_image_speed.py [--sklearn-datasets N]
+
+In one run, on this machine:
+1. the document's listing (../shared/reference/knn_shape_images.py, when present), timed as a
+   subprocess, its printed digits kept;
+2. our rules: `snakemake --cores 2 knn_estimators nested_optimism` in a scratch copy of the
+   workflow, from nothing (shards, gathers, figures, the scikit-learn cross-check), timed end to end;
+   the digits the listing prints are read back from our tables and must be identical;
+3. the same study written the usual scikit-learn way (a blur transformer and KNeighborsClassifier in
+   a Pipeline, GridSearchCV for the selection, cross_val_score on the same folds), timed on a few
+   datasets and scaled to all of them.
+Prints both ratios. Performance targets live here, never in a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+LISTING = ROOT.parent / "shared" / "reference" / "knn_shape_images.py"
+WORKFLOW = ("Snakefile", "config.yaml", "schemas", "registry", "report", "experiments", "profiles")
+
+
+def run_listing() -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, str(LISTING)], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    return time.perf_counter() - start, done.stdout
+
+
+def run_rules(cores: int) -> tuple[float, Path]:
+    workdir = Path(tempfile.mkdtemp(prefix="cvsuite-bench-"))
+    for name in WORKFLOW:
+        source = ROOT / name
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, workdir / name)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "snakemake", "--cores", str(cores), "knn_estimators", "nested_optimism", "-q"],
+                   cwd=workdir, check=True, capture_output=True, text=True)
+    return time.perf_counter() - start, workdir
+
+
+def listing_numbers(text: str) -> list[str]:
+    """The result figures of the listing's output, in order (not its labels or settings)."""
+    wanted = []
+    for line in text.splitlines():
+        if line.startswith(("per-class", "5-fold accuracy")):
+            wanted += re.findall(r"True|False|\d\.\d{4}", line)
+        elif line.startswith("true accuracy (4,000"):
+            wanted += re.findall(r"\d\.\d{3}", line)
+        elif re.match(r"^(holdout 20%|5-fold|10-fold|leave-one-out)\s", line):
+            wanted += re.findall(r"[-+]?\d\.\d{3}", line)
+        elif line.startswith("seed "):
+            wanted += re.findall(r"\d\.\d{3}", line)
+        elif " mean " in line and ("CV" in line or "accuracy" in line):
+            wanted += re.findall(r"\d\.\d{3}", line)
+        elif line.startswith(("optimism", "error,")):
+            wanted += re.findall(r"[-+]\d\.\d{3}|positive in \d+", line)
+    return wanted
+
+
+def our_numbers(results: Path) -> list[str]:
+    """The same figures read from our tables, written as the listing writes them."""
+    t = pd.read_csv(results / "knn_estimators" / "true_accuracy.csv").iloc[0]
+    out = [f"{t.true_accuracy_min:.3f}", f"{t.true_accuracy_max:.3f}"]
+    for row in pd.read_csv(results / "knn_estimators" / "summary.csv").itertuples():
+        out += [f"{row.mean_error:+.3f}", f"{row.sd_error:.3f}"]
+    for row in pd.read_csv(results / "knn_estimators" / "repartition_summary.csv").itertuples():
+        out += [f"{row.estimate_min:.3f}", f"{row.estimate_max:.3f}", f"{row.estimate_sd:.3f}"]
+    s = pd.read_csv(results / "nested_optimism" / "summary.csv").iloc[0]
+    out += [f"{s.non_nested_mean:.3f}", f"{s.nested_mean:.3f}", f"{s.true_mean:.3f}"]
+    out += [f"{s.optimism_mean:+.3f}", f"positive in {s.optimism_positive}", f"{s.nested_error_mean:+.3f}", f"positive in {s.nested_error_positive}"]
+    c = pd.read_csv(results / "knn_estimators" / "sklearn_crosscheck.csv").iloc[0]
+    out += [str(bool(c.per_class_counts_match_stratified_kfold)), str(bool(c.unshuffled_kfold_is_consecutive_blocks)),
+            f"{c.ours_accuracy:.4f}", f"{c.sklearn_accuracy:.4f}"]
+    return out
+
+
+def sklearn_study(seeds, config: dict) -> list[float]:
+    """The study the usual scikit-learn way, on the same images and folds; seconds per dataset."""
+    from scipy.ndimage import gaussian_filter
+    from sklearn.base import BaseEstimator, TransformerMixin
+    from sklearn.metrics import make_scorer
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import Pipeline
+
+    from cvsuite.folds import stratified_round_robin_folds
+    from cvsuite.shape_images import draw_shape_images, shape_masks
+
+    class Blur(BaseEstimator, TransformerMixin):
+        def __init__(self, sigma=1.0, size=16):
+            self.sigma, self.size = sigma, size
+
+        def fit(self, X, y=None):
+            return self
+
+        def transform(self, X):
+            images = X.reshape(len(X), self.size, self.size)
+            return np.array([gaussian_filter(x, self.sigma) if self.sigma else x for x in images]).reshape(len(X), -1)
+
+    si, p1, p2 = config["shape_images"], config["knn_estimators"], config["nested_optimism"]
+    img = si["images"]
+    grid = {"blur__sigma": si["grid"]["sigmas"], "knn__n_neighbors": si["grid"]["ks"]}
+    hits = make_scorer(lambda y, p: int(np.sum(y == p)))  # pooled, as the document combines scores
+
+    def pipeline(sigma=p1["sigma"], k=p1["k"]):
+        return Pipeline([("blur", Blur(sigma, img["size"])), ("knn", KNeighborsClassifier(k))])
+
+    def splits(folds, n):
+        return [(np.setdiff1d(np.arange(n), f), f) for f in folds]
+
+    masks = shape_masks(img["size"])
+    seconds = []
+    for seed in seeds:
+        start = time.perf_counter()
+        rng = np.random.default_rng(seed)
+        draw = lambda per: draw_shape_images(per, rng, masks, img["max_shift"], (img["contrast_low"], img["contrast_high"]), img["noise_sd"])  # noqa: E731
+        (X, y), (Xf, yf) = draw(img["per_class"]), draw(img["fresh_per_class"])
+        X, Xf = X.reshape(len(X), -1), Xf.reshape(len(Xf), -1)
+        pipeline().fit(X, y).score(Xf, yf)
+        for folds in ([stratified_round_robin_folds(y, p1["holdout_folds"], rng)[:1]]
+                      + [stratified_round_robin_folds(y, k, rng) for k in p1["kfold_folds"]]
+                      + [[np.array([i]) for i in range(len(y))]]):
+            cross_val_score(pipeline(), X, y, cv=splits(folds, len(y)))
+        if seed == p1["repartition_seed"]:
+            for _ in range(p1["repartitions"]):
+                cross_val_score(pipeline(), X, y, cv=splits(stratified_round_robin_folds(y, p1["holdout_folds"], rng)[:1], len(y)))
+                cross_val_score(pipeline(), X, y, cv=splits(stratified_round_robin_folds(y, p1["repartition_folds"], rng), len(y)))
+        search = GridSearchCV(pipeline(), grid, scoring=hits, cv=splits(stratified_round_robin_folds(y, p2["selection_folds"], rng), len(y)))
+        search.fit(X, y).score(Xf, yf)
+        for test in stratified_round_robin_folds(y, p2["outer_folds"], rng):
+            train = np.setdiff1d(np.arange(len(y)), test)
+            inner = splits(stratified_round_robin_folds(y[train], p2["selection_folds"], rng), len(train))
+            GridSearchCV(pipeline(), grid, scoring=hits, cv=inner).fit(X[train], y[train]).score(X[test], y[test])
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--sklearn-datasets", type=int, default=2, help="datasets to time the scikit-learn baseline on")
+    args = parser.parse_args()
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    n = config["shape_images"]["datasets"]
+
+    ours, workdir = run_rules(args.cores)
+    print(f"our rules (snakemake --cores {args.cores} knn_estimators nested_optimism, from nothing): {ours:.1f} s")
+    if LISTING.exists():
+        listing, printed = run_listing()
+        same = listing_numbers(printed) == our_numbers(workdir / "results")
+        print(f"the document's listing:                                        {listing:.1f} s")
+        print(f"speed-up over the listing: {listing / ours:.1f}x; printed digits identical: {same}")
+        if not same:
+            print("listing:", listing_numbers(printed), "\nours:   ", our_numbers(workdir / "results"))
+    else:
+        print(f"{LISTING} not found: no listing to compare with")
+    first = config["shape_images"]["first_seed"]
+    k = min(args.sklearn_datasets, n)
+    seconds = sklearn_study(range(first, first + k), config)
+    # The first dataset carries the repartitions; the others stand for the remaining n - 1.
+    scaled = seconds[0] + (n - 1) * float(np.mean(seconds[1:] or seconds))
+    print(f"scikit-learn baseline: timed on datasets {first}..{first + k - 1} ({', '.join(f'{t:.1f}' for t in seconds)} s; "
+          f"the first carries the repartitions), scaled to {n}: about {scaled:.0f} s; speed-up over it: {scaled / ours:.0f}x")
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

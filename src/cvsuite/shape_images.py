@@ -1,0 +1,105 @@
+"""The synthetic shape images of "Cross-Validation", section Example.
+
+Four 16x16 grayscale shapes (disc, square, cross, triangle) at a random shift, scaled by a random
+contrast on a zero background, plus Gaussian noise. The draw order is part of the specification:
+it is what makes every printed digit of the document come out the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SHAPE_NAMES = ("disc", "square", "cross", "triangle")
+
+
+def shape_masks(size: int = 16) -> np.ndarray:
+    """The four shapes as 0/1 masks, shape (4, size, size), in label order 0..3.
+
+    Pixel coordinates are measured from the image centre, (size - 1) / 2, so that every shape is
+    centred: disc of squared radius under 20, square of half-side 4, cross of half-width 1.5, and a
+    triangle with its apex up between rows -4 and 5.
+    """
+    rows, cols = np.mgrid[:size, :size] - (size - 1) / 2
+    disc = cols**2 + rows**2 < 20
+    square = (np.abs(cols) < 4) & (np.abs(rows) < 4)
+    cross = (np.abs(cols) < 1.5) | (np.abs(rows) < 1.5)
+    triangle = (rows > -4) & (rows < 5) & (np.abs(cols) < (rows + 4) / 2)
+    return np.stack([disc, square, cross, triangle]).astype(float)
+
+
+def shifted_masks(masks: np.ndarray, max_shift: int) -> np.ndarray:
+    """Every cyclic shift of every mask: index [label, row shift + m, column shift + m]."""
+    shifts = range(-max_shift, max_shift + 1)
+    return np.array([[[np.roll(mask, (dr, dc), axis=(0, 1)) for dc in shifts] for dr in shifts] for mask in masks])
+
+
+class _RareDraw(Exception):
+    """A bounded-integer draw hit the rejection branch; the caller redraws the slow, literal way."""
+
+
+def draw_shape_images(
+    n_per_class: int,
+    rng: np.random.Generator,
+    masks: np.ndarray,
+    max_shift: int,
+    contrast: tuple[float, float],
+    noise_sd: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw n_per_class images of each class, classes in label order; return images and labels.
+
+    Draw order per image, from the one generator ``rng``, as in the document's Example:
+    the row and column shift (``rng.integers(-m, m + 1, size=2)``), the contrast
+    (``rng.uniform(low, high)``), then size*size noise values (``rng.normal(0, noise_sd)``,
+    row-major). The image is contrast * shifted mask + noise.
+
+    The two shifts are one 64-bit word of the generator: numpy draws a bounded 32-bit integer
+    from each half (low half first) by Lemire's multiply-shift. Taking the word directly, and the
+    contrast from the next word as numpy's ``next_double`` does, halves the Python calls per image
+    and leaves the stream and the generator state exactly as the literal calls would. Lemire's
+    rejection branch (probability about 1e-9 per draw) is detected, and then the whole call is
+    redone with the literal calls from the saved state.
+    """
+    start = rng.bit_generator.state
+    try:
+        return _draw_fast(n_per_class, rng, masks, max_shift, contrast, noise_sd)
+    except _RareDraw:
+        rng.bit_generator.state = start
+        return _draw_literal(n_per_class, rng, masks, max_shift, contrast, noise_sd)
+
+
+def _draw_fast(n_per_class, rng, masks, max_shift, contrast, noise_sd):
+    n_classes, size = masks.shape[0], masks.shape[1]
+    n = n_classes * n_per_class
+    width = 2 * max_shift + 1
+    raw = rng.bit_generator.random_raw
+    normal = rng.normal
+    words = np.empty((n, 2), dtype=np.uint64)
+    noise = np.empty((n, size * size))
+    for i in range(n):
+        words[i] = raw(2)
+        noise[i] = normal(0.0, noise_sd, size * size)
+    halves = np.stack([words[:, 0] & np.uint64(0xFFFFFFFF), words[:, 0] >> np.uint64(32)], axis=1)
+    products = halves * np.uint64(width)  # < 2**35: no overflow
+    leftover = products & np.uint64(0xFFFFFFFF)
+    threshold = (2**32 - width) % width
+    if (leftover < np.uint64(threshold)).any():
+        raise _RareDraw
+    shifts = (products >> np.uint64(32)).astype(np.int64)  # index of the shift, 0 .. width - 1
+    unit = (words[:, 1] >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+    low, high = contrast
+    scale = low + (high - low) * unit
+    labels = np.repeat(np.arange(n_classes), n_per_class)
+    shifted = shifted_masks(masks, max_shift)[labels, shifts[:, 0], shifts[:, 1]]
+    images = scale[:, None, None] * shifted + noise.reshape(n, size, size)
+    return images, labels
+
+
+def _draw_literal(n_per_class, rng, masks, max_shift, contrast, noise_sd):
+    images, labels = [], []
+    for label, mask in enumerate(masks):
+        for _ in range(n_per_class):
+            shift = rng.integers(-max_shift, max_shift + 1, size=2)
+            shifted = np.roll(mask, tuple(shift), axis=(0, 1))
+            images.append(rng.uniform(*contrast) * shifted + rng.normal(0.0, noise_sd, mask.shape))
+            labels.append(label)
+    return np.array(images), np.array(labels)

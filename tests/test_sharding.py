@@ -1,0 +1,29 @@
+"""The shape-image study split into shards gives byte-identical tables, whatever the split and cores."""
+
+import pytest
+
+from conftest import copy_workflow, snakemake
+
+pytestmark = pytest.mark.workflow
+
+SMALL = "images: {fresh_per_class: 100}"
+
+
+def run_shape_studies(workdir, per_shard: int, cores: int) -> dict:
+    override = f"shape_images={{datasets: 6, first_seed: 0, datasets_per_shard: {per_shard}, {SMALL}}}"
+    run = snakemake(workdir, "knn_estimators", "nested_optimism", "--cores", str(cores), "--config", override)
+    assert run.returncode == 0, run.stderr[-3000:]
+    tables = {}
+    for study in ("knn_estimators", "nested_optimism"):
+        for path in sorted((workdir / "results" / study).glob("*.csv")):
+            tables[f"{study}/{path.name}"] = path.read_bytes()
+    return tables
+
+
+def test_shard_size_and_core_count_do_not_change_a_byte(tmp_path):
+    one_job = run_shape_studies(copy_workflow(tmp_path / "a"), per_shard=6, cores=1)
+    many_jobs = run_shape_studies(copy_workflow(tmp_path / "b"), per_shard=2, cores=2)
+    assert len(list((tmp_path / "b" / "results" / "shape_image_datasets").iterdir())) == 3
+    assert one_job.keys() == many_jobs.keys() and len(one_job) >= 10
+    different = [name for name in one_job if one_job[name] != many_jobs[name]]
+    assert not different, f"tables differ between shardings: {different}"
