@@ -168,7 +168,48 @@ rule nested_optimism:
         "experiments/nested_optimism.py"
 
 
-STUDY_RULES = [rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism]
+# The variance of a CV estimate on many fresh shape-image datasets, sharded the same way.
+CV_VARIANCE = config["cv_variance"]
+CV_VARIANCE_SHARDS = shard_ranges(CV_VARIANCE["first_seed"], CV_VARIANCE["datasets"], CV_VARIANCE["datasets_per_shard"])
+CV_VARIANCE_SIMULATION = {k: v for k, v in CV_VARIANCE.items() if k not in ("datasets", "first_seed", "datasets_per_shard")}
+
+
+rule cv_variance_datasets:
+    output:
+        moments="results/cv_variance_datasets/{start}-{stop}/moments.csv",
+        provenance="results/cv_variance_datasets/{start}-{stop}/provenance.json",
+    wildcard_constraints:
+        start=r"\d+",
+        stop=r"\d+",
+    params:
+        study=CV_VARIANCE_SIMULATION,
+        images=SHAPE["images"],
+    threads: 1
+    log:
+        "logs/cv_variance_datasets/{start}-{stop}.log",
+    script:
+        "experiments/cv_variance_datasets.py"
+
+
+rule cv_variance:
+    input:
+        moments=[f"results/cv_variance_datasets/{a}-{b}/moments.csv" for a, b in CV_VARIANCE_SHARDS],
+    output:
+        decomposition="results/cv_variance/decomposition.csv",
+        findings="results/cv_variance/findings.csv",
+        provenance="results/cv_variance/provenance.json",
+        figure=figure("cv_variance", "variance_by_k"),
+        figure_svg="figures/cv_variance/variance_by_k.svg",
+    params:
+        study=CV_VARIANCE,
+        images=SHAPE["images"],
+    log:
+        "logs/cv_variance.log",
+    script:
+        "experiments/cv_variance.py"
+
+
+STUDY_RULES = [rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism, rules.cv_variance]
 TABLES = [f for r in STUDY_RULES for f in r.output if f.endswith(".csv")]
 FIGURES = [f for r in STUDY_RULES for f in r.output if f.endswith(".png")]
 

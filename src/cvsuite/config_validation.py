@@ -162,6 +162,12 @@ def _shape_image_problems(config: dict) -> list[str]:
         if previous is not None and not (set(previous["sigmas"]) <= set(cs["sigmas"]) and set(previous["ks"]) <= set(cs["ks"])):
             problems.append(f"nested_optimism.candidate_sets[{i}]: does not contain candidate_sets[{i - 1}] (the sets must be nested)")
         previous = cs
+    cvv = config["cv_variance"]
+    if cvv["datasets_per_shard"] > cvv["datasets"]:
+        problems.append(f"cv_variance.datasets_per_shard = {cvv['datasets_per_shard']}: more than cv_variance.datasets = {cvv['datasets']}, so some shard would be empty")
+    for i, k in enumerate(cvv["folds"]):
+        if k > n:
+            problems.append(f"cv_variance.folds[{i}] = {k}: K above the sample size of {n} images")
     last = p2["candidate_sets"][-1]
     if sorted(last["sigmas"]) != sorted(grid["sigmas"]) or sorted(last["ks"]) != sorted(grid["ks"]):
         problems.append("nested_optimism.candidate_sets: the last set must be the whole grid (the document's selection)")

@@ -29,8 +29,14 @@ def shape_masks(size: int = 16) -> np.ndarray:
 
 def shifted_masks(masks: np.ndarray, max_shift: int) -> np.ndarray:
     """Every cyclic shift of every mask: index [label, row shift + m, column shift + m]."""
-    shifts = range(-max_shift, max_shift + 1)
-    return np.array([[[np.roll(mask, (dr, dc), axis=(0, 1)) for dc in shifts] for dr in shifts] for mask in masks])
+    key = (masks.shape, masks.tobytes(), max_shift)
+    if key not in _SHIFTED:
+        shifts = range(-max_shift, max_shift + 1)
+        _SHIFTED[key] = np.array([[[np.roll(mask, (dr, dc), axis=(0, 1)) for dc in shifts] for dr in shifts] for mask in masks])
+    return _SHIFTED[key]
+
+
+_SHIFTED: dict = {}  # the shifted masks, computed once per process and shape set
 
 
 class _RareDraw(Exception):
