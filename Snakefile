@@ -18,6 +18,9 @@ except ConfigError as err:
     sys.exit(str(err))
 
 REGISTRY = "registry/published_numbers.csv"
+# Every study depends on the library: a change to it reruns the studies, so no table outlives the
+# code that made it.
+LIBRARY = sorted(str(p.relative_to(workflow.basedir)) for p in Path(workflow.basedir, "src", "cvsuite").glob("*.py"))
 
 
 def figure(study, name):
@@ -32,6 +35,8 @@ rule all:
 
 
 rule ridge_path:
+    input:
+        library=LIBRARY,
     output:
         lambda_table="results/ridge_path/lambda_table.csv",
         lambda_grid="results/ridge_path/lambda_grid.csv",
@@ -53,6 +58,8 @@ rule ridge_path:
 
 
 rule k_bias:
+    input:
+        library=LIBRARY,
     output:
         table="results/k_bias/k_bias.csv",
         std_error_range="results/k_bias/std_error_range.csv",
@@ -72,6 +79,8 @@ rule k_bias:
 
 
 rule degree_sweep:
+    input:
+        library=LIBRARY,
     output:
         sweep="results/degree_sweep/degree_sweep.csv",
         summary="results/degree_sweep/summary.csv",
@@ -103,6 +112,8 @@ def shape_shards(table):
 
 
 rule shape_image_datasets:
+    input:
+        library=LIBRARY,
     output:
         estimates="results/shape_image_datasets/{start}-{stop}/estimates.csv",
         repartitions="results/shape_image_datasets/{start}-{stop}/repartitions.csv",
@@ -122,6 +133,7 @@ rule shape_image_datasets:
 
 rule knn_estimators:
     input:
+        library=LIBRARY,
         estimates=shape_shards("estimates"),
         repartitions=shape_shards("repartitions"),
     output:
@@ -149,6 +161,7 @@ rule knn_estimators:
 
 rule nested_optimism:
     input:
+        library=LIBRARY,
         selection=shape_shards("selection"),
     output:
         per_dataset="results/nested_optimism/per_dataset.csv",
@@ -175,6 +188,8 @@ CV_VARIANCE_SIMULATION = {k: v for k, v in CV_VARIANCE.items() if k not in ("dat
 
 
 rule cv_variance_datasets:
+    input:
+        library=LIBRARY,
     output:
         moments="results/cv_variance_datasets/{start}-{stop}/moments.csv",
         provenance="results/cv_variance_datasets/{start}-{stop}/provenance.json",
@@ -193,6 +208,7 @@ rule cv_variance_datasets:
 
 rule cv_variance:
     input:
+        library=LIBRARY,
         moments=[f"results/cv_variance_datasets/{a}-{b}/moments.csv" for a, b in CV_VARIANCE_SHARDS],
     output:
         decomposition="results/cv_variance/decomposition.csv",
@@ -209,7 +225,58 @@ rule cv_variance:
         "experiments/cv_variance.py"
 
 
-STUDY_RULES = [rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism, rules.cv_variance]
+# Robustness: the conclusions re-scored on fresh seeds, disjoint from the documents', at a larger
+# scale. The fresh shape-image datasets are more shards of shape_image_datasets.
+ROBUST = config["robustness"]
+ROBUST_SHAPE_SHARDS = shard_ranges(ROBUST["shape_first_seed"], ROBUST["shape_datasets"], ROBUST["datasets_per_shard"])
+ROBUST_SINE_SHARDS = shard_ranges(ROBUST["sine_first_seed"], ROBUST["sine_datasets"], ROBUST["datasets_per_shard"])
+SINE_BLOCKS = {k: config[k] for k in ("sine_data", "ridge_path", "k_bias")}
+
+
+rule fresh_sine_datasets:
+    input:
+        library=LIBRARY,
+    output:
+        exchange="results/fresh_sine_datasets/{start}-{stop}/ridge_exchange.csv",
+        k_bias="results/fresh_sine_datasets/{start}-{stop}/k_bias.csv",
+        provenance="results/fresh_sine_datasets/{start}-{stop}/provenance.json",
+    wildcard_constraints:
+        start=r"\d+",
+        stop=r"\d+",
+    params:
+        blocks={**SINE_BLOCKS, "robustness": {k: ROBUST[k] for k in ("sine_test_seed_offset", "sine_shuffles")}},
+    threads: 1
+    log:
+        "logs/fresh_sine_datasets/{start}-{stop}.log",
+    script:
+        "experiments/fresh_sine_datasets.py"
+
+
+rule robustness:
+    input:
+        library=LIBRARY,
+        document_estimates=shape_shards("estimates"),
+        document_selection=shape_shards("selection"),
+        fresh_estimates=[f"results/shape_image_datasets/{a}-{b}/estimates.csv" for a, b in ROBUST_SHAPE_SHARDS],
+        fresh_selection=[f"results/shape_image_datasets/{a}-{b}/selection.csv" for a, b in ROBUST_SHAPE_SHARDS],
+        document_k_bias="results/k_bias/k_bias.csv",
+        document_exchange="results/ridge_path/summary.csv",
+        fresh_exchange=[f"results/fresh_sine_datasets/{a}-{b}/ridge_exchange.csv" for a, b in ROBUST_SINE_SHARDS],
+        fresh_k_bias=[f"results/fresh_sine_datasets/{a}-{b}/k_bias.csv" for a, b in ROBUST_SINE_SHARDS],
+    output:
+        conclusions="results/robustness/conclusions.csv",
+        provenance="results/robustness/provenance.json",
+        figure=figure("robustness", "conclusions"),
+        figure_svg="figures/robustness/conclusions.svg",
+    params:
+        blocks={k: config[k] for k in ("robustness", "knn_estimators", "shape_images")},
+    log:
+        "logs/robustness.log",
+    script:
+        "experiments/robustness.py"
+
+
+STUDY_RULES = [rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism, rules.cv_variance, rules.robustness]
 TABLES = [f for r in STUDY_RULES for f in r.output if f.endswith(".csv")]
 FIGURES = [f for r in STUDY_RULES for f in r.output if f.endswith(".png")]
 
@@ -222,6 +289,7 @@ except RegistryError as err:
 
 rule compare:
     input:
+        library=LIBRARY,
         registry=REGISTRY,
         studies="report/studies.yaml",
         tables=TABLES,

@@ -31,7 +31,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTING = ROOT.parent / "shared" / "reference" / "knn_shape_images.py"
-WORKFLOW = ("Snakefile", "config.yaml", "schemas", "registry", "report", "experiments", "profiles")
+WORKFLOW = ("Snakefile", "config.yaml", "schemas", "registry", "report", "experiments", "profiles", "src")
 
 
 def run_listing() -> tuple[float, str]:

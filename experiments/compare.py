@@ -18,7 +18,7 @@ from cvsuite.report import StudySection, render_report
 
 def main(registry_path: str, tables: list[str], figures: list[str], studies_path: str, out) -> None:
     results = Path("results")
-    by_name = {str(Path(t).relative_to(results)): pd.read_csv(t, keep_default_na=False, na_values=[""], float_precision="round_trip") for t in tables}
+    by_name = {str(Path(t).relative_to(results)): pd.read_csv(t, keep_default_na=False, na_values=[""]) for t in tables}
     claims = read_registry(registry_path, known_tables=set(by_name))
     comparison = compare(claims, by_name)
     write_table(comparison, out.comparison)
@@ -30,7 +30,8 @@ def main(registry_path: str, tables: list[str], figures: list[str], studies_path
     for name, info in meta.items():
         figs = [f for f in figures if Path(f).parts[1] == name]
         captioned = [(Path("..", f).as_posix() if report_dir == results else f, caption_of(f)) for f in figs]
-        sections.append(StudySection(name=name, title=info["title"], source=info["source"], figures=captioned))
+        shown = [(t["table"], by_name[t["table"]][t["columns"]]) for t in info.get("tables", [])]
+        sections.append(StudySection(name=name, title=info["title"], source=info["source"], figures=captioned, tables=shown))
     write_text(render_report(comparison, sections), out.report)
     print(comparison["status"].value_counts().to_string())
 

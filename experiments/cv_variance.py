@@ -11,11 +11,11 @@ import pandas as pd
 
 from cvsuite import figure_style as style
 from cvsuite.cv_variance import variance_decomposition, variance_findings
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
 
 
 def main(params: dict, images: dict, shards, out) -> None:
-    moments = pd.concat([pd.read_csv(p, float_precision="round_trip") for p in shards.moments], ignore_index=True)
+    moments = read_tables(shards.moments)
     table = variance_decomposition(moments)
     findings = variance_findings(table)
     write_table(table, out.decomposition)

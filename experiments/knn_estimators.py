@@ -11,23 +11,19 @@ import pandas as pd
 from cvsuite import figure_style as style
 from cvsuite.folds import stratified_round_robin_folds
 from cvsuite.knn import blurred_features
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
 from cvsuite.shape_image_study import ShapeStudySettings
 from cvsuite.shape_image_summaries import estimator_summary, repartition_summary, spread_findings, true_accuracy_range
 from cvsuite.shape_images import SHAPE_NAMES, draw_shape_images, shape_masks
 from cvsuite.sklearn_crosscheck import sklearn_crosscheck
 
 
-def read_shards(paths) -> pd.DataFrame:
-    return pd.concat([pd.read_csv(p, float_precision="round_trip") for p in paths], ignore_index=True)
-
-
 def main(blocks: dict, shards, out) -> None:
     settings = ShapeStudySettings.from_config(blocks["shape_images"], blocks["knn_estimators"], blocks["nested_optimism"])
     p1 = blocks["knn_estimators"]
     names = settings.estimator_names()
-    estimates = read_shards(shards.estimates)
-    repartitions = read_shards(shards.repartitions)
+    estimates = read_tables(shards.estimates)
+    repartitions = read_tables(shards.repartitions)
     summary = estimator_summary(estimates, names)
     repeated = repartition_summary(repartitions, [names[0], f"{p1['repartition_folds']}-fold"])
     findings = spread_findings(summary, repeated, names[0], f"{p1['repartition_folds']}-fold")

@@ -8,12 +8,12 @@ against the truth and optimism against the number of candidates.
 import pandas as pd
 
 from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
 from cvsuite.shape_image_summaries import candidate_growth, growth_findings, selection_summary
 
 
 def main(blocks: dict, shards, out) -> None:
-    selection = pd.concat([pd.read_csv(p, float_precision="round_trip") for p in shards.selection], ignore_index=True)
+    selection = read_tables(shards.selection)
     grid = blocks["shape_images"]["grid"]
     full = len(grid["sigmas"]) * len(grid["ks"])
     write_table(selection, out.per_dataset)

@@ -168,6 +168,15 @@ def _shape_image_problems(config: dict) -> list[str]:
     for i, k in enumerate(cvv["folds"]):
         if k > n:
             problems.append(f"cv_variance.folds[{i}] = {k}: K above the sample size of {n} images")
+    rob = config["robustness"]
+    doc_seeds = set(range(si["first_seed"], si["first_seed"] + si["datasets"]))
+    if doc_seeds & set(range(rob["shape_first_seed"], rob["shape_first_seed"] + rob["shape_datasets"])):
+        problems.append(f"robustness.shape_first_seed = {rob['shape_first_seed']}: its seeds overlap the document's shape_images seeds; fresh seeds must be disjoint")
+    sine_seeds = range(rob["sine_first_seed"], rob["sine_first_seed"] + rob["sine_datasets"])
+    if config["sine_data"]["train_seed"] in sine_seeds:
+        problems.append(f"robustness.sine_first_seed = {rob['sine_first_seed']}: its seeds include the document's sine_data.train_seed")
+    if rob["datasets_per_shard"] > max(rob["shape_datasets"], rob["sine_datasets"]):
+        problems.append(f"robustness.datasets_per_shard = {rob['datasets_per_shard']}: more than the datasets, so some shard would be empty")
     last = p2["candidate_sets"][-1]
     if sorted(last["sigmas"]) != sorted(grid["sigmas"]) or sorted(last["ks"]) != sorted(grid["ks"]):
         problems.append("nested_optimism.candidate_sets: the last set must be the whole grid (the document's selection)")

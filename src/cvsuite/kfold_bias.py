@@ -58,7 +58,10 @@ def k_bias_table(
         sizes = training_sizes(n, partitions[0])
         estimate = float(estimates.mean())
         se = standard_error(first)
-        spread = float(estimates.std())
+        # Deviations from the first estimate, not from the mean: the same s.d. in exact arithmetic,
+        # and exactly 0 when every shuffle gives the same estimate (a mean of equal floats need not
+        # equal them, which would leave leave-one-out a spread of 1e-16).
+        spread = float((estimates - estimates[0]).std())
         rows.append(
             {
                 "K": int(k),

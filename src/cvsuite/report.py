@@ -19,6 +19,7 @@ class StudySection:
     title: str
     source: str
     figures: list[tuple[str, str]] = field(default_factory=list)  # (path relative to the report, caption)
+    tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)  # (results path, table to show)
 
 
 def _cell(text) -> str:
@@ -56,6 +57,8 @@ def render_report(comparison: pd.DataFrame, studies: list[StudySection]) -> str:
         for path, caption in study.figures:
             anchor = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             lines += [f"<a id=\"fig-{study.name}-{anchor}\"></a>", f"![{_cell(caption)}]({path})", "", f"*{caption}*", ""]
+        for name, table in study.tables:
+            lines += [f"Table `results/{name}`:", ""] + markdown_table(table)
         if len(rows):
             lines += _claims_table(rows, study.name)
     if len(leftover):
@@ -75,4 +78,17 @@ def _claims_table(rows: pd.DataFrame, study: str) -> list[str]:
             f"| `{r.claim}` | {_cell(where)} | {_cell(r.published)} | {_cell(reproduced)} | "
             f"{_MARK.get(r.status, r.status)} | {_cell(r.note if isinstance(r.note, str) else '')} |"
         )
+    return out + [""]
+
+
+def markdown_table(table: pd.DataFrame) -> list[str]:
+    """A small table as Markdown, floats to four significant digits."""
+
+    def cell(value) -> str:
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        return _cell(value)
+
+    out = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
+    out += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table.itertuples(index=False)]
     return out + [""]
