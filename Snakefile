@@ -225,6 +225,175 @@ rule cv_variance:
         "experiments/cv_variance.py"
 
 
+# ESL §7.10.2, cited by "Cross-Validation" (Pitfalls) and "Estimating Out-of-Sample Error". The
+# registry is an input because the figures draw the published values from it (published_reference).
+rule esl_wrong_and_right_way:
+    input:
+        library=LIBRARY,
+        registry=REGISTRY,
+    output:
+        datasets="results/esl_wrong_and_right_way/datasets.csv",
+        summary="results/esl_wrong_and_right_way/summary.csv",
+        published_statistics="results/esl_wrong_and_right_way/published_statistics.csv",
+        folds="results/esl_wrong_and_right_way/folds.csv",
+        histogram="results/esl_wrong_and_right_way/heldout_correlation_histogram.csv",
+        settings="results/esl_wrong_and_right_way/settings.csv",
+        verdicts="results/esl_wrong_and_right_way/verdicts.csv",
+        provenance="results/esl_wrong_and_right_way/provenance.json",
+        errors_figure=figure("esl_wrong_and_right_way", "cv_error_wrong_and_right"),
+        errors_figure_svg="figures/esl_wrong_and_right_way/cv_error_wrong_and_right.svg",
+        correlation_figure=figure("esl_wrong_and_right_way", "heldout_correlations"),
+        correlation_figure_svg="figures/esl_wrong_and_right_way/heldout_correlations.svg",
+    params:
+        study=config["esl_wrong_and_right_way"],
+    log:
+        "logs/esl_wrong_and_right_way.log",
+    script:
+        "experiments/esl_wrong_and_right_way.py"
+
+
+# ESL §7.10.3 and Figure 7.11, cited by "Cross-Validation" (How It Works). The registry is an input
+# because the figures draw the published values from it (published_reference).
+rule esl_label_free_split:
+    input:
+        library=LIBRARY,
+        registry=REGISTRY,
+    output:
+        datasets="results/esl_label_free_split/datasets.csv",
+        heldout_folds="results/esl_label_free_split/heldout_folds.csv",
+        summary="results/esl_label_free_split/summary.csv",
+        published_statistics="results/esl_label_free_split/published_statistics.csv",
+        heldout_error_distribution="results/esl_label_free_split/heldout_error_distribution.csv",
+        folds="results/esl_label_free_split/folds.csv",
+        settings="results/esl_label_free_split/settings.csv",
+        one_dataset="results/esl_label_free_split/one_dataset.csv",
+        verdicts="results/esl_label_free_split/verdicts.csv",
+        provenance="results/esl_label_free_split/provenance.json",
+        errors_figure=figure("esl_label_free_split", "cv_error_by_procedure"),
+        errors_figure_svg="figures/esl_label_free_split/cv_error_by_procedure.svg",
+        stumps_figure=figure("esl_label_free_split", "one_dataset_stumps"),
+        stumps_figure_svg="figures/esl_label_free_split/one_dataset_stumps.svg",
+    params:
+        study=config["esl_label_free_split"],
+    log:
+        "logs/esl_label_free_split.log",
+    script:
+        "experiments/esl_label_free_split.py"
+
+
+# Kohavi (1995), as cited by "Cross-Validation", Variants (leave-one-out): the majority-class
+# The registry is an input because the figure draws the published leave-one-out figure from it.
+
+
+rule kohavi_iris_majority:
+    input:
+        library=LIBRARY,
+        registry=REGISTRY,
+    output:
+        estimates="results/kohavi_iris_majority/estimates.csv",
+        partitions="results/kohavi_iris_majority/partitions.csv",
+        folds="results/kohavi_iris_majority/folds.csv",
+        dataset="results/kohavi_iris_majority/dataset.csv",
+        provenance="results/kohavi_iris_majority/provenance.json",
+        figure=figure("kohavi_iris_majority", "fold_scores"),
+        figure_svg="figures/kohavi_iris_majority/fold_scores.svg",
+    params:
+        study=config["kohavi_iris_majority"],
+    log:
+        "logs/kohavi_iris_majority.log",
+    script:
+        "experiments/kohavi_iris_majority.py"
+
+
+# scikit-learn's gallery example "Nested versus non-nested cross-validation", on our own nested and
+# non-nested cross-validation, beside the shape-image study's optimism. Place after the rule that
+# The registry is an input because the figures draw the gallery's printed figures from it.
+
+
+rule sklearn_nested_iris:
+    input:
+        library=LIBRARY,
+        shape_images="results/nested_optimism/per_dataset.csv",
+        registry=REGISTRY,
+    output:
+        trials="results/sklearn_nested_iris/trials.csv",
+        summary="results/sklearn_nested_iris/summary.csv",
+        optimism_by_replicate="results/sklearn_nested_iris/optimism_by_replicate.csv",
+        optimism_side_by_side="results/sklearn_nested_iris/optimism_side_by_side.csv",
+        provenance="results/sklearn_nested_iris/provenance.json",
+        scores_figure=figure("sklearn_nested_iris", "scores_by_trial"),
+        scores_figure_svg="figures/sklearn_nested_iris/scores_by_trial.svg",
+        difference_figure=figure("sklearn_nested_iris", "difference_by_trial"),
+        difference_figure_svg="figures/sklearn_nested_iris/difference_by_trial.svg",
+        rules_figure=figure("sklearn_nested_iris", "combining_rules"),
+        rules_figure_svg="figures/sklearn_nested_iris/combining_rules.svg",
+        side_figure=figure("sklearn_nested_iris", "optimism_side_by_side"),
+        side_figure_svg="figures/sklearn_nested_iris/optimism_side_by_side.svg",
+    params:
+        study=config["sklearn_nested_iris"],
+    log:
+        "logs/sklearn_nested_iris.log",
+    script:
+        "experiments/sklearn_nested_iris.py"
+
+
+rule temporal_holdout:
+    input:
+        library=LIBRARY,
+    output:
+        series_errors="results/temporal_holdout/series_errors.csv",
+        by_ar_coefficient="results/temporal_holdout/by_ar_coefficient.csv",
+        by_exclusion_radius="results/temporal_holdout/by_exclusion_radius.csv",
+        example_series="results/temporal_holdout/example_series.csv",
+        verdict="results/temporal_holdout/verdict.csv",
+        provenance="results/temporal_holdout/provenance.json",
+        figure=figure("temporal_holdout", "random_folds_against_temporal_holdout"),
+        figure_svg="figures/temporal_holdout/random_folds_against_temporal_holdout.svg",
+    params:
+        study=config["temporal_holdout"],
+    log:
+        "logs/temporal_holdout.log",
+    script:
+        "experiments/temporal_holdout.py"
+
+
+rule preprocessing_leak:
+    input:
+        library=LIBRARY,
+    output:
+        runs="results/preprocessing_leak/runs.csv",
+        summary="results/preprocessing_leak/summary.csv",
+        verdict="results/preprocessing_leak/verdict.csv",
+        provenance="results/preprocessing_leak/provenance.json",
+        figure=figure("preprocessing_leak", "leak_by_step"),
+        figure_svg="figures/preprocessing_leak/leak_by_step.svg",
+    params:
+        study=config["preprocessing_leak"],
+    log:
+        "logs/preprocessing_leak.log",
+    script:
+        "experiments/preprocessing_leak.py"
+
+
+rule ordered_folds:
+    input:
+        library=LIBRARY,
+    output:
+        runs="results/ordered_folds/runs.csv",
+        summary="results/ordered_folds/summary.csv",
+        fold_composition="results/ordered_folds/fold_composition.csv",
+        verdict="results/ordered_folds/verdict.csv",
+        provenance="results/ordered_folds/provenance.json",
+        figure=figure("ordered_folds", "fold_composition_and_collapse"),
+        figure_svg="figures/ordered_folds/fold_composition_and_collapse.svg",
+    params:
+        study=config["ordered_folds"],
+    log:
+        "logs/ordered_folds.log",
+    script:
+        "experiments/ordered_folds.py"
+
+
 # Robustness: the conclusions re-scored on fresh seeds, disjoint from the documents', at a larger
 # scale. The fresh shape-image datasets are more shards of shape_image_datasets.
 ROBUST = config["robustness"]
@@ -276,7 +445,11 @@ rule robustness:
         "experiments/robustness.py"
 
 
-STUDY_RULES = [rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism, rules.cv_variance, rules.robustness]
+STUDY_RULES = [
+    rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism, rules.cv_variance,
+    rules.esl_wrong_and_right_way, rules.esl_label_free_split, rules.kohavi_iris_majority, rules.sklearn_nested_iris,
+    rules.temporal_holdout, rules.preprocessing_leak, rules.ordered_folds, rules.robustness,
+]
 TABLES = [f for r in STUDY_RULES for f in r.output if f.endswith(".csv")]
 FIGURES = [f for r in STUDY_RULES for f in r.output if f.endswith(".png")]
 

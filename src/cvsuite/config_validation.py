@@ -111,6 +111,7 @@ def cross_field_problems(config: dict) -> list[str]:
     if len(we["x"]) != len(we["y"]):
         problems.append(f"ridge_path.worked_example.x and .y differ in length ({len(we['x'])} and {len(we['y'])})")
     problems += _shape_image_problems(config)
+    problems += _cited_study_problems(config)
     ds = config["degree_sweep"]
     if ds["min_degree"] > ds["max_degree"]:
         problems.append(f"degree_sweep.min_degree = {ds['min_degree']} is above degree_sweep.max_degree = {ds['max_degree']}")
@@ -180,4 +181,40 @@ def _shape_image_problems(config: dict) -> list[str]:
     last = p2["candidate_sets"][-1]
     if sorted(last["sigmas"]) != sorted(grid["sigmas"]) or sorted(last["ks"]) != sorted(grid["ks"]):
         problems.append("nested_optimism.candidate_sets: the last set must be the whole grid (the document's selection)")
+    return problems
+
+
+def _at_most(problems: list[str], key: str, value, bound_key: str, bound) -> None:
+    values = value if isinstance(value, list) else [value]
+    for v in values:
+        if v > bound:
+            problems.append(f"{key} = {value}: {v} is above {bound_key} = {bound}")
+
+
+def _cited_study_problems(config: dict) -> list[str]:
+    """Relations between keys of the studies of cited results (issue 5)."""
+    problems: list[str] = []
+    esl = config["esl_wrong_and_right_way"]
+    _at_most(problems, "esl_wrong_and_right_way.selected", esl["selected"], "esl_wrong_and_right_way.predictors", esl["predictors"])
+    _at_most(problems, "esl_wrong_and_right_way.folds", esl["folds"], "esl_wrong_and_right_way.samples", esl["samples"])
+    _at_most(problems, "esl_wrong_and_right_way.sensitivity_folds", esl["sensitivity_folds"], "esl_wrong_and_right_way.samples", esl["samples"])
+    stump = config["esl_label_free_split"]
+    _at_most(problems, "esl_label_free_split.folds", stump["folds"], "esl_label_free_split.samples", stump["samples"])
+    _at_most(problems, "esl_label_free_split.marked_predictors", stump["marked_predictors"], "esl_label_free_split.predictors", stump["predictors"])
+    _at_most(problems, "kohavi_iris_majority.folds", config["kohavi_iris_majority"]["folds"], "the Iris classes' size", 50)
+    leak = config["preprocessing_leak"]
+    if leak["sample_size"] not in leak["sample_sizes"]:
+        problems.append(f"preprocessing_leak.sample_size = {leak['sample_size']}: not one of preprocessing_leak.sample_sizes {leak['sample_sizes']}")
+    _at_most(problems, "preprocessing_leak.folds", leak["folds"], "the smallest of preprocessing_leak.sample_sizes", min(leak["sample_sizes"]))
+    _at_most(problems, "preprocessing_leak.selected", leak["selected"], "preprocessing_leak.predictors", leak["predictors"])
+    _at_most(problems, "preprocessing_leak.signal_predictors", leak["signal_predictors"], "preprocessing_leak.predictors", leak["predictors"])
+    ordered = config["ordered_folds"]
+    if ordered["folds"] not in ordered["fold_counts"]:
+        problems.append(f"ordered_folds.folds = {ordered['folds']}: not one of ordered_folds.fold_counts {ordered['fold_counts']}")
+    _at_most(problems, "ordered_folds.fold_counts", ordered["fold_counts"], "ordered_folds.per_class", ordered["per_class"])
+    th = config["temporal_holdout"]
+    _at_most(problems, "temporal_holdout.folds", th["folds"], "temporal_holdout.days", th["days"])
+    for f in th["cut_fractions"]:
+        if math.floor(f * th["days"]) + th["horizon_days"] > th["days"]:
+            problems.append(f"temporal_holdout.cut_fractions: the cut at {f} leaves fewer than temporal_holdout.horizon_days = {th['horizon_days']} days after it")
     return problems

@@ -1,0 +1,181 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from cvsuite.null_data import balanced_labels, dataset_rng, fold_ids, null_predictors
+from cvsuite.screening_cv import (
+    Setting,
+    claim_verdicts,
+    correlation_histogram,
+    nearest_neighbour_labels,
+    published_statistics,
+    screened_cross_validation,
+    simulate_wrong_and_right_way,
+    subset_label_correlations,
+    top_predictors,
+)
+
+RNG = np.random.default_rng(11)
+X = RNG.standard_normal((20, 60))
+Y = balanced_labels(20)
+
+
+def test_balanced_labels_refuse_an_odd_sample_size():
+    with pytest.raises(ValueError, match="even number"):
+        balanced_labels(7)
+
+
+def test_unstratified_folds_are_the_permutation_cut_in_order():
+    order = np.random.default_rng(3).permutation(20)
+    ids = fold_ids(order, Y, 5, stratified=False)
+    for k, chunk in enumerate(np.array_split(order, 5)):
+        assert (ids[chunk] == k).all()
+
+
+@pytest.mark.parametrize("n, k", [(20, 5), (50, 5), (50, 10), (20, 3)])
+def test_stratified_folds_share_each_class_evenly(n, k):
+    labels = balanced_labels(n)
+    ids = fold_ids(np.random.default_rng(5).permutation(n), labels, k, stratified=True)
+    for c in (0.0, 1.0):
+        counts = np.bincount(ids[labels == c], minlength=k)
+        assert counts.max() - counts.min() <= 1
+    sizes = np.bincount(ids, minlength=k)
+    assert sizes.max() - sizes.min() <= 1
+
+
+@pytest.mark.parametrize("k", [1, 21])
+def test_fold_ids_refuse_impossible_fold_counts(k):
+    with pytest.raises(ValueError, match="between 2 and n = 20"):
+        fold_ids(np.arange(20), Y, k, stratified=False)
+
+
+def test_a_dataset_is_the_same_draw_whatever_the_number_of_datasets():
+    setting = [Setting("signed", False, 5)]
+    few, _ = simulate_wrong_and_right_way(20, 60, 5, 2, 7, setting)
+    many, _ = simulate_wrong_and_right_way(20, 60, 5, 4, 7, setting)
+    pd.testing.assert_frame_equal(few, many.iloc[:2])
+    assert (null_predictors(dataset_rng(7, 1), 20, 60) == null_predictors(dataset_rng(7, 1), 20, 60)).all()
+
+
+def test_subset_correlations_match_numpy_corrcoef_on_each_subset():
+    subsets = np.zeros((3, 20))
+    subsets[0] = 1
+    subsets[1, :12] = 1
+    subsets[2, 4:18] = 1
+    corr = subset_label_correlations(X, Y, subsets)
+    for row, weights in zip(corr, subsets):
+        rows = weights.astype(bool)
+        expected = [np.corrcoef(X[rows, j], Y[rows])[0, 1] for j in range(X.shape[1])]
+        np.testing.assert_allclose(row, expected, rtol=1e-10, atol=1e-12)
+
+
+def test_a_subset_of_one_class_has_no_correlation():
+    subsets = np.zeros((1, 20))
+    subsets[0, :10] = 1  # the first ten samples are all class 0
+    assert np.isnan(subset_label_correlations(X, Y, subsets)).all()
+
+
+def test_signed_selection_takes_the_largest_and_absolute_the_most_extreme():
+    corr = np.array([0.1, -0.9, 0.5, 0.3, -0.2])
+    assert top_predictors(corr, 2, "signed").tolist() == [2, 3]
+    assert top_predictors(corr, 2, "absolute").tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("count, selection, message", [(0, "signed", "cannot select"), (6, "signed", "cannot select"),
+                                                       (2, "largest", "selection must be")])
+def test_top_predictors_refuses_what_it_cannot_do(count, selection, message):
+    with pytest.raises(ValueError, match=message):
+        top_predictors(np.zeros(5), count, selection)
+
+
+def test_nearest_neighbour_matches_brute_force_and_finds_an_identical_point():
+    train, query = RNG.standard_normal((15, 4)), RNG.standard_normal((9, 4))
+    labels = RNG.integers(0, 2, 15).astype(float)
+    brute = [labels[np.argmin(((train - q) ** 2).sum(axis=1))] for q in query]
+    assert nearest_neighbour_labels(train, labels, query).tolist() == brute
+    assert nearest_neighbour_labels(train, labels, train[[3, 7]]).tolist() == labels[[3, 7]].tolist()
+
+
+def brute_force_cv(x, y, folds, selected, right_way):
+    """Both ways, written the slow and obvious way."""
+    errors = np.zeros(len(y), dtype=int)
+    everyone = np.argsort([-np.corrcoef(x[:, j], y)[0, 1] for j in range(x.shape[1])])[:selected]
+    for k in np.unique(folds):
+        train, test = folds != k, folds == k
+        if right_way:
+            corr = [np.corrcoef(x[train, j], y[train])[0, 1] for j in range(x.shape[1])]
+            chosen = np.argsort(np.negative(corr))[:selected]
+        else:
+            chosen = everyone
+        for i in np.flatnonzero(test):
+            d = ((x[np.ix_(train, chosen)] - x[i, chosen]) ** 2).sum(axis=1)
+            errors[i] = y[train][np.argmin(d)] != y[i]
+    return errors
+
+
+@pytest.mark.parametrize("stratified", [False, True])
+def test_both_ways_agree_with_a_brute_force_implementation(stratified):
+    folds = fold_ids(np.random.default_rng(2).permutation(20), Y, 5, stratified)
+    ways = screened_cross_validation(X, Y, folds, 6, "signed")
+    assert ways["wrong_way"]["errors"].tolist() == brute_force_cv(X, Y, folds, 6, right_way=False).tolist()
+    assert ways["right_way"]["errors"].tolist() == brute_force_cv(X, Y, folds, 6, right_way=True).tolist()
+
+
+def test_screening_on_all_samples_leaks_and_screening_in_the_fold_does_not():
+    per_dataset, corr = simulate_wrong_and_right_way(30, 800, 20, 12, 1, [Setting("signed", False, 5)])
+    assert per_dataset["wrong_way_cv_error_percent"].mean() + 20 < per_dataset["right_way_cv_error_percent"].mean()
+    assert np.nanmean(corr[:, 0]) > 5 * abs(np.nanmean(corr[:, 1]))
+
+
+def test_absolute_selection_orients_held_out_correlations_by_the_selection_sign():
+    per_dataset, corr = simulate_wrong_and_right_way(30, 800, 20, 6, 1, [Setting("absolute", False, 5)])
+    assert np.nanmean(corr[:, 0]) > 0.1
+
+
+def test_the_final_models_error_on_fresh_samples_is_recorded_for_the_first_setting_only():
+    per_dataset, _ = simulate_wrong_and_right_way(20, 60, 5, 3, 1, [Setting("signed", False, 5), Setting("signed", True, 5)],
+                                                  test_points=40)
+    assert per_dataset.loc[per_dataset["setting"] == 0, "true_error_percent"].notna().all()
+    assert per_dataset.loc[per_dataset["setting"] == 1, "true_error_percent"].isna().all()
+
+
+def test_the_comparison_se_combines_monte_carlo_error_and_the_books_design():
+    per_dataset, corr = simulate_wrong_and_right_way(20, 60, 5, 8, 1, [Setting("signed", False, 5)], test_points=40)
+    table = published_statistics(per_dataset, corr, design_datasets=2).set_index("statistic")
+    row = table.loc["right_way_cv_error_percent"]
+    sd = per_dataset["right_way_cv_error_percent"].std(ddof=1)
+    assert row["design_sd"] == pytest.approx(sd / np.sqrt(2))
+    assert row["mc_se"] == pytest.approx(sd / np.sqrt(8))
+    assert row["expected_se"] == pytest.approx(np.hypot(row["mc_se"], row["design_sd"]))
+    assert table.loc["true_error_percent", "design_sd"] == 0.0
+
+
+def test_histogram_shares_add_up_to_all_correlations():
+    _, corr = simulate_wrong_and_right_way(20, 60, 5, 3, 1, [Setting("signed", False, 5)])
+    histogram = correlation_histogram(corr, 10)
+    assert histogram.groupby("procedure")["share_percent"].sum().tolist() == pytest.approx([100.0, 100.0])
+
+
+def synthetic_runs(wrong, right, correlation):
+    n = len(wrong)
+    return pd.DataFrame({"wrong_way_cv_error_percent": wrong, "right_way_cv_error_percent": right,
+                         "wrong_way_heldout_correlation": correlation, "right_way_heldout_correlation": np.zeros(n)})
+
+
+def test_verdicts_turn_false_when_the_wrong_way_does_not_leak():
+    noise = np.random.default_rng(0).normal(0, 5, 40)
+    leaking = claim_verdicts(synthetic_runs(4 + noise / 5, 50 + noise, 0.3 + noise / 100), 3, 25).set_index("claim")
+    assert (leaking["verdict"] == "True").all()
+    honest = claim_verdicts(synthetic_runs(50 + noise, 50 + noise[::-1], noise / 100), 3, 25).set_index("claim")
+    assert honest.loc["noise_gives_respectable_score", "verdict"] == "False"
+    assert honest.loc["selection_before_cv_leaks", "verdict"] == "False"
+
+
+def test_held_out_correlations_are_those_of_the_fold_for_the_predictors_screened_on_all_samples():
+    folds = fold_ids(np.random.default_rng(8).permutation(20), Y, 4, stratified=True)
+    ways = screened_cross_validation(X, Y, folds, 5, "signed")
+    chosen = np.argsort([-np.corrcoef(X[:, j], Y)[0, 1] for j in range(X.shape[1])])[:5]
+    for k in range(4):
+        rows = folds == k
+        expected = [np.corrcoef(X[rows, j], Y[rows])[0, 1] for j in chosen]
+        np.testing.assert_allclose(ways["wrong_way"]["heldout_correlations"][k], expected, rtol=1e-9)
