@@ -394,6 +394,27 @@ rule ordered_folds:
         "experiments/ordered_folds.py"
 
 
+rule varma_simon_selection_bias:
+    input:
+        library=LIBRARY,
+        registry=REGISTRY,
+    output:
+        per_dataset="results/varma_simon_selection_bias/per_dataset.csv",
+        summary="results/varma_simon_selection_bias/summary.csv",
+        setup="results/varma_simon_selection_bias/setup.csv",
+        provenance="results/varma_simon_selection_bias/provenance.json",
+        figure=figure("varma_simon_selection_bias", "min_cv_and_nested"),
+        figure_svg="figures/varma_simon_selection_bias/min_cv_and_nested.svg",
+    params:
+        study=config["varma_simon_selection_bias"],
+    log:
+        "logs/varma_simon_selection_bias.log",
+    script:
+        "experiments/varma_simon_selection_bias.py"
+
+# and append rules.varma_simon_selection_bias to STUDY_RULES
+
+
 # Robustness: the conclusions re-scored on fresh seeds, disjoint from the documents', at a larger
 # scale. The fresh shape-image datasets are more shards of shape_image_datasets.
 ROBUST = config["robustness"]
@@ -448,7 +469,7 @@ rule robustness:
 STUDY_RULES = [
     rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism, rules.cv_variance,
     rules.esl_wrong_and_right_way, rules.esl_label_free_split, rules.kohavi_iris_majority, rules.sklearn_nested_iris,
-    rules.temporal_holdout, rules.preprocessing_leak, rules.ordered_folds, rules.robustness,
+    rules.temporal_holdout, rules.preprocessing_leak, rules.ordered_folds, rules.varma_simon_selection_bias, rules.robustness,
 ]
 TABLES = [f for r in STUDY_RULES for f in r.output if f.endswith(".csv")]
 FIGURES = [f for r in STUDY_RULES for f in r.output if f.endswith(".png")]

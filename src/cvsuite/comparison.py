@@ -73,7 +73,7 @@ def judge(claim: Claim, value) -> dict:
         return {"reproduced": "nan", "reproduced_as_printed": "nan", "status": "differs", "note": _join(claim.note, "the study produced no value")}
     if claim.comparison in ("rounded", "truncated"):
         truncate = claim.comparison == "truncated"
-        written = write_as_printed(number, printed, truncate) + printed.suffix
+        written = _grouped_like(write_as_printed(number, printed, truncate), printed.text) + printed.suffix
         status = "reproduced" if reads_the_same(number, printed, truncate) else "differs"
         return {"reproduced": repr(number), "reproduced_as_printed": written, "status": status, "note": claim.note}
     raise AssertionError(f"comparison '{claim.comparison}' needs judge_statistical")
@@ -98,6 +98,15 @@ def judge_statistical(claim: Claim, value, standard_error: float | None) -> dict
         "status": "consistent" if inside else "differs",
         "note": _join(claim.note, detail),
     }
+
+
+def _grouped_like(written: str, printed: str) -> str:
+    """Thousands separators where the document printed them (81050 -> 81,050)."""
+    if "," not in printed or "e" in written:
+        return written
+    sign = written[0] if written[0] in "+-" else ""
+    whole, dot, frac = written[len(sign):].partition(".")
+    return f"{sign}{int(whole):,}{dot}{frac}"
 
 
 def _join(*parts: str) -> str:

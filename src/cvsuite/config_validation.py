@@ -212,6 +212,9 @@ def _cited_study_problems(config: dict) -> list[str]:
     if ordered["folds"] not in ordered["fold_counts"]:
         problems.append(f"ordered_folds.folds = {ordered['folds']}: not one of ordered_folds.fold_counts {ordered['fold_counts']}")
     _at_most(problems, "ordered_folds.fold_counts", ordered["fold_counts"], "ordered_folds.per_class", ordered["per_class"])
+    vs = config["varma_simon_selection_bias"]
+    _at_most(problems, "varma_simon_selection_bias.shrunken_centroids.folds", vs["shrunken_centroids"]["folds"],
+             "varma_simon_selection_bias.per_class - 1 (the smaller class of an outer training set)", vs["per_class"] - 1)
     th = config["temporal_holdout"]
     _at_most(problems, "temporal_holdout.folds", th["folds"], "temporal_holdout.days", th["days"])
     for f in th["cut_fractions"]:
