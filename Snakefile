@@ -28,6 +28,11 @@ def figure(study, name):
     return report(f"figures/{study}/{name}.png", caption=f"report/{study}/{name}.rst", category=study)
 
 
+localrules:
+    all,
+    compare,
+
+
 rule all:
     input:
         "results/comparison.csv",

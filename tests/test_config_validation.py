@@ -84,6 +84,10 @@ def listing(folder: Path) -> dict:
         ("k_bias={folds: [2, 26]}", "k_bias.folds[1] = 26: K above the sample size"),
         ("sine_data={noise: -1}", "sine_data.noise = -1.0"),
         ("k_bias={speed: 3}", "k_bias.speed is not a known key"),
+        ("k_bais={folds: [2]}", "k_bais is not a known key"),
+        ("shape_images={datasets_per_shard: 50}", "shape_images.datasets_per_shard = 50: more than shape_images.datasets = 40"),
+        ("shape_images={grid: {sigmas: []}}", "shape_images.grid.sigmas = []"),
+        ("k_bias={shuffles: many}", "k_bias.shuffles = 'many'"),
     ],
 )
 def test_snakemake_refuses_a_bad_override_before_any_job(workflow_copy, override, named):

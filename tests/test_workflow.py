@@ -68,3 +68,65 @@ def test_a_differing_number_fails_the_check(finished_workflow):
     assert len(failing_claims(broken)) == 1
     broken.loc[1, ["status", "note"]] = ["not reproducible", ""]
     assert len(failing_claims(broken)) == 2
+
+
+def chromium() -> str | None:
+    import shutil
+
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def headless_dom(browser: str, page, profile) -> str:
+    import subprocess
+
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom"]
+    done = subprocess.run([browser, *flags, page.as_uri()], capture_output=True, text=True, timeout=180)
+    return done.stdout
+
+
+def test_the_html_report_opens_in_chromium_and_shows_every_figure(finished_workflow, tmp_path):
+    """`snakemake --report` gathers every figure with its one-line caption, grouped by study.
+
+    CI installs Debian's chromium (.ci/run); elsewhere the browser half is skipped unless
+    CVSUITE_REQUIRE_CHROMIUM is set.
+    """
+    import json
+    import os
+    import re
+
+    report = finished_workflow / "report.html"
+    run = snakemake(finished_workflow, "--report", str(report))
+    assert run.returncode == 0, run.stderr[-3000:]
+    html = report.read_text(encoding="utf-8")
+    results = json.loads(re.search(r"var results = (\{.*?\});?\n", html, re.S).group(1))
+    figures = {p.relative_to(finished_workflow).as_posix() for p in (finished_workflow / "figures").rglob("*.png")}
+    assert set(results) == figures
+    categories = json.loads(re.search(r"var categories = (\{.*?\});?\n", html, re.S).group(1))
+    grouped = {path: study for study, sub in categories.items() for paths in sub.values() for path in paths}
+    assert set(grouped) == figures
+    for path, entry in results.items():
+        assert entry["data_uri"].startswith("data:image/png"), path
+        caption = re.sub(r"<[^>]+>", "", entry["caption"]).strip()
+        assert caption and "\n" not in caption, f"{path} needs a one-line caption"
+        assert grouped[path] == path.split("/")[1], f"{path} is not grouped under its study"
+
+    browser = chromium()
+    if browser is None:
+        if os.environ.get("CVSUITE_REQUIRE_CHROMIUM"):
+            pytest.fail("CVSUITE_REQUIRE_CHROMIUM is set but chromium is not installed")
+        pytest.skip("chromium is not installed (CI installs it)")
+    dom = headless_dom(browser, report, tmp_path / "profile-report")
+    assert "Snakemake Report" in dom or "snakemake" in dom.lower()
+    for study in {path.split("/")[1] for path in results}:
+        assert study in dom, f"the report's menu lacks {study}"
+    # Decode every embedded figure in the browser: the page counts the images it could draw.
+    probe = tmp_path / "probe.html"
+    probe.write_text(html.replace("</body>", """<script>
+      let drawn = 0; const names = Object.keys(results);
+      names.forEach(n => { const i = new Image(); i.onload = () => { if (i.naturalWidth > 0) drawn++;
+        document.body.setAttribute('data-drawn', drawn + '/' + names.length); }; i.src = results[n].data_uri; });
+    </script></body>"""), encoding="utf-8")
+    dom = headless_dom(browser, probe, tmp_path / "profile-probe")
+    assert f'data-drawn="{len(results)}/{len(results)}"' in dom

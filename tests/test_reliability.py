@@ -1,0 +1,95 @@
+"""What the workflow promises when things go wrong: bad input refused, interruption survived."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, copy_workflow, snakemake
+
+pytestmark = pytest.mark.workflow
+
+SMALL = [
+    "--config",
+    "shape_images={datasets: 4, datasets_per_shard: 1, images: {fresh_per_class: 100}}",
+    "cv_variance={datasets: 40, datasets_per_shard: 10}",
+]
+TARGETS = ["knn_estimators", "nested_optimism", "cv_variance"]
+
+
+def tables(workdir: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(workdir)): p.read_bytes() for p in sorted((workdir / "results").rglob("*.csv"))}
+
+
+def test_a_run_killed_midway_restarts_to_the_same_tables(tmp_path):
+    reference = copy_workflow(tmp_path / "reference")
+    run = snakemake(reference, *TARGETS, "--cores", "2", *SMALL)
+    assert run.returncode == 0, run.stderr[-3000:]
+    expected = tables(reference)
+
+    workdir = copy_workflow(tmp_path / "interrupted")
+    command = [sys.executable, "-m", "snakemake", *TARGETS, "--cores", "2", *SMALL]
+    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not any((workdir / "results" / "shape_image_datasets").glob("*/estimates.csv")):
+        time.sleep(0.05)  # wait until some shard has finished and others run
+    process.send_signal(signal.SIGTERM)
+    process.communicate(timeout=120)
+    assert process.returncode != 0, "snakemake finished before it could be interrupted"
+    for name, content in tables(workdir).items():  # whatever survived is complete and right
+        assert content == expected[name], f"{name} was left half-written or different after the interruption"
+    assert not list((workdir / "results").rglob("*.part")), "a temporary file was left behind"
+
+    restart = snakemake(workdir, *TARGETS, "--cores", "2", *SMALL)
+    assert restart.returncode == 0, restart.stderr[-3000:]
+    assert tables(workdir) == expected
+
+
+@pytest.mark.parametrize(
+    "edit, named",
+    [
+        (lambda rows: rows + [rows[1]], "repeats the id of line 2"),
+        (lambda rows: [rows[0], rows[1].replace(",862,rounded,", ",8.6.2,rounded,"), *rows[2:]], "rcv.intro.ratio-at-degree-15"),
+        (lambda rows: [rows[0], rows[1].replace("degree_sweep/summary.csv", "degree_sweep/nowhere.csv"), *rows[2:]], "no study produces the table 'degree_sweep/nowhere.csv'"),
+        (lambda rows: [rows[0], ",".join(rows[1].split(",")[:5]), *rows[2:]], "wrong number of fields"),
+    ],
+)
+def test_a_malformed_registry_row_stops_the_run_before_any_job(workflow_copy, edit, named):
+    registry = workflow_copy / "registry" / "published_numbers.csv"
+    registry.write_text("\n".join(edit(registry.read_text().splitlines())) + "\n")
+    run = snakemake(workflow_copy, "all")
+    assert run.returncode != 0
+    assert named in run.stderr
+    assert not (workflow_copy / "results").exists() and not (workflow_copy / "logs").exists()
+
+
+def test_yaml_tags_that_run_code_are_refused(workflow_copy):
+    marker = workflow_copy / "PWNED"
+    with (workflow_copy / "config.yaml").open("a") as handle:
+        handle.write(f'\nevil: !!python/object/apply:os.system ["touch {marker}"]\n')
+    run = snakemake(workflow_copy, "all", "-n")
+    assert run.returncode != 0
+    assert not marker.exists()
+
+
+def test_lint_reports_only_the_per_rule_environment_advice(workflow_copy):
+    run = snakemake(workflow_copy, "--lint")
+    advice = {line.strip() for line in (run.stdout + run.stderr).splitlines() if line.strip().startswith("* ")}
+    assert advice == {"* Specify a conda environment or container for each rule.:"}, advice
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs util-linux unshare to cut the network")
+def test_the_workflow_needs_no_network(tmp_path):
+    workdir = copy_workflow(tmp_path / "offline")
+    probe = subprocess.run(["unshare", "-rn", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("this kernel refuses unprivileged network namespaces")
+    command = ["unshare", "-rn", sys.executable, "-m", "snakemake", *TARGETS, "ridge_path", "--cores", "2", *SMALL]
+    run = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=600, env={**os.environ, "HOME": str(tmp_path)})
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert (workdir / "results" / "knn_estimators" / "summary.csv").exists()
