@@ -420,6 +420,65 @@ rule varma_simon_selection_bias:
 # and append rules.varma_simon_selection_bias to STUDY_RULES
 
 
+rule recover_twelve_points:
+    input:
+        library=LIBRARY,
+        registry=REGISTRY,
+    output:
+        table="results/recover_twelve_points/recovered_table.csv",
+        conventions="results/recover_twelve_points/conventions.csv",
+        printed_check="results/recover_twelve_points/printed_check.csv",
+        short_tables="results/recover_twelve_points/short_decimal_tables.csv",
+        spread="results/recover_twelve_points/spread.csv",
+        neighbours="results/recover_twelve_points/lattice_neighbours.csv",
+        solutions="results/recover_twelve_points/solutions.csv",
+        summary="results/recover_twelve_points/summary.csv",
+        provenance="results/recover_twelve_points/provenance.json",
+        table_figure=figure("recover_twelve_points", "recovered_table"),
+        table_figure_svg="figures/recover_twelve_points/recovered_table.svg",
+        screen_figure=figure("recover_twelve_points", "convention_screen"),
+        screen_figure_svg="figures/recover_twelve_points/convention_screen.svg",
+    params:
+        data=config["twelve_observations"],
+        study=config["recover_twelve_points"],
+    log:
+        "logs/recover_twelve_points.log",
+    script:
+        "experiments/recover_twelve_points.py"
+
+
+rule twelve_points:
+    input:
+        library=LIBRARY,
+        table="results/recover_twelve_points/recovered_table.csv",
+        conventions="results/recover_twelve_points/conventions.csv",
+        registry=REGISTRY,
+    output:
+        fits="results/twelve_points/fits.csv",
+        folds="results/twelve_points/folds.csv",
+        summary="results/twelve_points/summary.csv",
+        contrasts="results/twelve_points/contrasts.csv",
+        claims="results/twelve_points/claims.csv",
+        robustness="results/twelve_points/robustness.csv",
+        histogram="results/twelve_points/cv_difference_histogram.csv",
+        provenance="results/twelve_points/provenance.json",
+        fits_figure=figure("twelve_points", "data_and_fits"),
+        fits_figure_svg="figures/twelve_points/data_and_fits.svg",
+        extrapolation_figure=figure("twelve_points", "fold4_extrapolation"),
+        extrapolation_figure_svg="figures/twelve_points/fold4_extrapolation.svg",
+        folds_figure=figure("twelve_points", "fold_errors"),
+        folds_figure_svg="figures/twelve_points/fold_errors.svg",
+        difference_figure=figure("twelve_points", "cv_difference"),
+        difference_figure_svg="figures/twelve_points/cv_difference.svg",
+    params:
+        data=config["twelve_observations"],
+        study=config["twelve_points"],
+    log:
+        "logs/twelve_points.log",
+    script:
+        "experiments/twelve_points.py"
+
+
 # Robustness: the conclusions re-scored on fresh seeds, disjoint from the documents', at a larger
 # scale. The fresh shape-image datasets are more shards of shape_image_datasets.
 ROBUST = config["robustness"]
@@ -474,7 +533,8 @@ rule robustness:
 STUDY_RULES = [
     rules.ridge_path, rules.k_bias, rules.degree_sweep, rules.knn_estimators, rules.nested_optimism, rules.cv_variance,
     rules.esl_wrong_and_right_way, rules.esl_label_free_split, rules.kohavi_iris_majority, rules.sklearn_nested_iris,
-    rules.temporal_holdout, rules.preprocessing_leak, rules.ordered_folds, rules.varma_simon_selection_bias, rules.robustness,
+    rules.temporal_holdout, rules.preprocessing_leak, rules.ordered_folds, rules.varma_simon_selection_bias,
+    rules.recover_twelve_points, rules.twelve_points, rules.robustness,
 ]
 TABLES = [f for r in STUDY_RULES for f in r.output if f.endswith(".csv")]
 FIGURES = [f for r in STUDY_RULES for f in r.output if f.endswith(".png")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from cvsuite.comparison import compare
+from cvsuite.comparison import compare, mark_recovered_data
 from cvsuite.outputs import logged_to, write_table, write_text
 from cvsuite.registry import read_registry
 from cvsuite.report import StudySection, render_report
@@ -20,11 +20,12 @@ def main(registry_path: str, tables: list[str], figures: list[str], studies_path
     results = Path("results")
     by_name = {str(Path(t).relative_to(results)): pd.read_csv(t, keep_default_na=False, na_values=[""]) for t in tables}
     claims = read_registry(registry_path, known_tables=set(by_name))
-    comparison = compare(claims, by_name)
-    write_table(comparison, out.comparison)
-
     with open(studies_path, encoding="utf-8") as handle:
         meta = yaml.safe_load(handle)
+    recovered = {name for name, info in meta.items() if info.get("recovered_data")}
+    comparison = mark_recovered_data(compare(claims, by_name), recovered)
+    write_table(comparison, out.comparison)
+
     report_dir = Path(out.report).parent
     sections = []
     for name, info in meta.items():

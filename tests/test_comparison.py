@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from cvsuite.comparison import compare, verdict_counts
+from cvsuite.comparison import compare, mark_recovered_data, verdict_counts
 from cvsuite.registry import Claim, RegistryError
 
 
@@ -56,4 +56,9 @@ def test_a_claim_pointing_nowhere_names_its_id(fields, message):
 
 def test_verdict_counts_cover_every_status():
     result = compare([claim(), claim(id="demo.y", published="9.9")], TABLES)
-    assert verdict_counts(result) == {"reproduced": 1, "consistent": 0, "differs": 1, "not reproducible": 0}
+    assert verdict_counts(result) == {"reproduced": 1, "reproduced from recovered data": 0, "consistent": 0, "differs": 1, "not reproducible": 0}
+
+
+def test_numbers_from_recovered_data_say_so():
+    result = mark_recovered_data(compare([claim(), claim(id="demo.y", published="0.1527")], TABLES), {"s"})
+    assert list(result["status"]) == ["reproduced from recovered data", "differs"]

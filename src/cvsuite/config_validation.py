@@ -215,6 +215,12 @@ def _cited_study_problems(config: dict) -> list[str]:
     vs = config["varma_simon_selection_bias"]
     _at_most(problems, "varma_simon_selection_bias.shrunken_centroids.folds", vs["shrunken_centroids"]["folds"],
              "varma_simon_selection_bias.per_class - 1 (the smaller class of an outer training set)", vs["per_class"] - 1)
+    twelve, recover = config["twelve_observations"], config["recover_twelve_points"]
+    _at_most(problems, "recover_twelve_points.screen_starts", recover["screen_starts"], "recover_twelve_points.starts", recover["starts"])
+    _at_most(problems, "twelve_observations.folds", twelve["folds"], "twelve_observations.observations", twelve["observations"])
+    smallest_train = twelve["observations"] - math.ceil(twelve["observations"] / twelve["folds"])
+    _at_most(problems, "twelve_observations.polynomial_degree", twelve["polynomial_degree"] + 1,
+             "the smallest training set (the polynomial's parameters must not outnumber it)", smallest_train)
     th = config["temporal_holdout"]
     _at_most(problems, "temporal_holdout.folds", th["folds"], "temporal_holdout.days", th["days"])
     for f in th["cut_fractions"]:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from cvsuite.comparison import verdict_counts
 
-_MARK = {"reproduced": "✅ reproduced", "consistent": "🟰 consistent", "differs": "❌ differs", "not reproducible": "⚪ not reproducible"}
+_MARK = {"reproduced": "✅ reproduced", "reproduced from recovered data": "☑️ reproduced from recovered data", "consistent": "🟰 consistent", "differs": "❌ differs", "not reproducible": "⚪ not reproducible"}
 
 
 @dataclass
@@ -41,7 +41,8 @@ def render_report(comparison: pd.DataFrame, studies: list[StudySection]) -> str:
         "",
         "Every number the documents print, from `registry/published_numbers.csv`, beside the number the "
         "workflow just computed (`results/comparison.csv`). *Reproduced*: written at the printed precision it "
-        "reads the same. *Consistent*: a statistical figure within the stated tolerance. *Differs*: the note "
+        "reads the same. *Reproduced from recovered data*: the same, computed from data the suite recovered "
+        "because the document lost it. *Consistent*: a statistical figure within the stated tolerance. *Differs*: the note "
         "says why. *Not reproducible*: the document does not give what the number needs.",
         "",
     ]
