@@ -24,9 +24,10 @@ def squared_distances(test: np.ndarray, train: np.ndarray) -> np.ndarray:
     """||a||^2 - 2 a.b + ||b||^2 for every test row a and training row b.
 
     The expansion (rather than exact differences) is the document's arithmetic; keeping it keeps
-    the neighbour order, and so every prediction, identical.
+    the neighbour order, and so every prediction, identical. Doubling the small product instead
+    of the large test matrix gives the same bits (scaling by 2 is exact) without an 8 MB temporary.
     """
-    return (test**2).sum(1)[:, None] - 2 * test @ train.T + (train**2).sum(1)[None]
+    return (test**2).sum(1)[:, None] - 2 * (test @ train.T) + (train**2).sum(1)[None]
 
 
 def majority_votes(neighbour_labels: np.ndarray, ks, n_classes: int) -> np.ndarray:
