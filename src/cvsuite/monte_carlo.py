@@ -33,3 +33,32 @@ def ratio_and_se(numerators, denominators) -> tuple[float, float]:
     ratio = a.mean() / b.mean()
     _, se = mean_and_se((a - ratio * b) / b.mean())
     return float(ratio), se
+
+
+def expectation_row(statistic: str, unit: str, design: str, replicates: int, expected: float, mc_se: float, design_sd: float) -> dict:
+    """One row of a table of expectations that printed figures are compared with.
+
+    ``expected`` is our estimate of the statistic's expected value and ``mc_se`` its Monte Carlo
+    SE; ``design_sd`` is the s.d. of the statistic as the cited work computed it (a mean over its
+    datasets, one held-out fold, or 0 for a population value). ``expected_se`` = sqrt(mc_se^2 +
+    design_sd^2) is the standard error of the gap between a printed value and ``expected``.
+    """
+    return {"statistic": statistic, "unit": unit, "book_design": design, "replicates": replicates,
+            "expected": expected, "mc_se": mc_se, "design_sd": design_sd, "expected_se": float(np.hypot(mc_se, design_sd))}
+
+
+def cv_error_expectations(per_dataset, procedures, design_datasets: int) -> list[dict]:
+    """Each procedure's CV error as a mean over ``design_datasets`` datasets, then the true error.
+
+    ``per_dataset`` has a column ``<procedure>_cv_error_percent`` per procedure and
+    ``true_error_percent`` (an exact population value, so its design s.d. is 0).
+    """
+    rows = []
+    for procedure in procedures:
+        errors = per_dataset[f"{procedure}_cv_error_percent"]
+        mean, se = mean_and_se(errors)
+        rows.append(expectation_row(f"{procedure}_cv_error_percent", "percent", f"mean over {design_datasets} datasets",
+                                    len(errors), mean, se, float(errors.std(ddof=1) / np.sqrt(design_datasets))))
+    truth, truth_se = mean_and_se(per_dataset["true_error_percent"])
+    rows.append(expectation_row("true_error_percent", "percent", "exact (population value)", len(per_dataset), truth, truth_se, 0.0))
+    return rows

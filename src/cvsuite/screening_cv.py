@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from cvsuite.monte_carlo import mean_and_se
+from cvsuite.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
 from cvsuite.null_data import balanced_labels, dataset_rng, fold_ids, null_predictors
 
 SELECTIONS = ("signed", "absolute")
@@ -239,20 +239,11 @@ def published_statistics(per_dataset: pd.DataFrame, correlations: np.ndarray, de
     population value); and ``expected_se`` = sqrt(mc_se^2 + design_sd^2), the standard error of the
     gap between a printed value of the statistic and ``expected``.
     """
-    rows = []
+    rows = cv_error_expectations(per_dataset, PROCEDURES, design_datasets)
 
-    def add(statistic, unit, design, replicates, expected, mc_se, design_sd):
-        rows.append({"statistic": statistic, "unit": unit, "book_design": design, "replicates": replicates,
-                     "expected": expected, "mc_se": mc_se, "design_sd": design_sd,
-                     "expected_se": float(np.hypot(mc_se, design_sd))})
+    def add(*fields):
+        rows.append(expectation_row(*fields))
 
-    for procedure in PROCEDURES:
-        errors = per_dataset[f"{procedure}_cv_error_percent"]
-        mean, se = mean_and_se(errors)
-        add(f"{procedure}_cv_error_percent", "percent", f"mean over {design_datasets} datasets", len(errors), mean, se,
-            float(errors.std(ddof=1) / np.sqrt(design_datasets)))
-    truth, truth_se = mean_and_se(per_dataset["true_error_percent"])
-    add("true_error_percent", "percent", "exact (population value)", len(per_dataset), truth, truth_se, 0.0)
     folds = one_fold_means(correlations)
     for i, procedure in enumerate(PROCEDURES):
         one_fold = folds[:, i]
