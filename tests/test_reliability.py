@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, copy_workflow, snakemake
+from conftest import copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
 
