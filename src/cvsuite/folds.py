@@ -56,3 +56,18 @@ def stratified_round_robin_folds(labels: np.ndarray, n_folds: int, rng: np.rando
         dealt = members[rng.permutation(len(members))]
         fold_of[dealt] = (np.arange(len(dealt)) + rng.integers(n_folds)) % n_folds
     return [np.flatnonzero(fold_of == f) for f in range(n_folds)]
+
+
+def stratified_dealt_folds(labels: np.ndarray, n_folds: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Folds with the class proportions of the whole set as nearly as they go (pamr's balanced folds).
+
+    Draw order: for each class in increasing label order, one ``rng.permutation`` of its items;
+    the concatenated permuted items are dealt to folds 0, 1, ..., K-1, 0, 1, ... continuing across
+    classes, so fold sizes differ by at most one. Returns K arrays of item indices, each sorted.
+    Unlike ``stratified_round_robin_folds`` no random first fold is drawn.
+    """
+    _check_fold_count(len(labels), n_folds)
+    dealt = np.concatenate([rng.permutation(np.flatnonzero(labels == c)) for c in np.unique(labels)])
+    fold_of = np.empty(len(labels), dtype=np.int64)
+    fold_of[dealt] = np.arange(len(dealt)) % n_folds
+    return [np.flatnonzero(fold_of == f) for f in range(n_folds)]

@@ -21,7 +21,7 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
-from cvsuite.folds import shuffled_partition
+from cvsuite.folds import shuffled_partition, stratified_dealt_folds
 
 TIE_BREAKS = ("lowest_label", "highest_label", "random")
 
@@ -90,17 +90,10 @@ def leave_one_out_folds(n: int) -> list[np.ndarray]:
 def stratified_partition(labels: np.ndarray, n_folds: int, seed: int) -> list[np.ndarray]:
     """Folds with (as nearly as possible) the class proportions of the whole set.
 
-    Draw order: ``default_rng(seed)``, then for each class in increasing label order one
-    permutation of its items; the permuted items are dealt to folds 0, 1, ..., K-1, 0, 1, ...
-    continuing across classes, so fold sizes differ by at most one. Each fold is returned sorted.
+    ``cvsuite.folds.stratified_dealt_folds`` with ``default_rng(seed)``: one permutation per class,
+    dealt across the folds in turn, so fold sizes differ by at most one.
     """
-    if not 2 <= n_folds <= len(labels):
-        raise ValueError(f"the number of folds must be between 2 and n = {len(labels)}, got {n_folds}")
-    rng = np.random.default_rng(seed)
-    dealt = np.concatenate([rng.permutation(np.flatnonzero(labels == c)) for c in np.unique(labels)])
-    fold_of = np.empty(len(labels), dtype=np.int64)
-    fold_of[dealt] = np.arange(len(dealt)) % n_folds
-    return [np.flatnonzero(fold_of == f) for f in range(n_folds)]
+    return stratified_dealt_folds(labels, n_folds, np.random.default_rng(seed))
 
 
 def expected_fold_accuracy(class_counts, fold_size: int, tie_break: str) -> float:

@@ -39,6 +39,7 @@ from scipy.stats import norm
 from sklearn.svm import _libsvm
 
 from cvsuite import shrunken_centroids as nsc
+from cvsuite.folds import stratified_dealt_folds
 from cvsuite.monte_carlo import mean_and_se
 
 CLASSIFIERS = ("shrunken_centroids", "svm")
@@ -67,17 +68,8 @@ def simulate_dataset(rng: np.random.Generator, per_class: int, n_features: int, 
 
 
 def stratified_folds(y: np.ndarray, n_folds: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """K folds with the classes spread as evenly as they go (pamr's balanced folds).
-
-    Each class's indices are permuted (class 0 first, one ``rng.permutation`` each) and the
-    concatenation is dealt to folds 0, 1, ..., K-1, 0, 1, ...; each fold is returned sorted.
-    """
-    if not 2 <= n_folds <= len(y):
-        raise ValueError(f"the number of folds must be between 2 and n = {len(y)}, got {n_folds}")
-    dealt = np.concatenate([rng.permutation(np.flatnonzero(y == k)) for k in np.unique(y)])
-    fold_of = np.empty(len(y), dtype=int)
-    fold_of[dealt] = np.arange(len(y)) % n_folds
-    return [np.flatnonzero(fold_of == f) for f in range(n_folds)]
+    """K folds with the classes spread as evenly as they go (pamr's balanced folds)."""
+    return stratified_dealt_folds(y, n_folds, rng)
 
 
 def pick(errors: np.ndarray, ties: str, simplest_last: bool) -> int:
