@@ -54,7 +54,7 @@ def run_rules(cores: int) -> tuple[float, Path]:
 SIMULATE = """
 import sys, yaml
 from threadpoolctl import threadpool_limits
-from cvsuite.shape_image_study import ShapeStudySettings, simulate_datasets
+from cvsuite.studies.shape_image_datasets import ShapeStudySettings, simulate_datasets
 c = yaml.safe_load(open(sys.argv[1]))
 s = ShapeStudySettings.from_config(c["shape_images"], c["knn_estimators"], c["nested_optimism"])
 with threadpool_limits(1):
@@ -68,7 +68,7 @@ def run_simulation(cores: int, config: dict) -> float:
     What the rules compute, without Snakemake's scheduling, the gathers' figures and the
     scikit-learn cross-check.
     """
-    from cvsuite.sharding import shard_ranges
+    from cvsuite.workflow.shards import shard_ranges
 
     si = config["shape_images"]
     per_shard = -(-si["datasets"] // cores)
@@ -125,8 +125,8 @@ def sklearn_study(seeds, config: dict) -> list[float]:
     from sklearn.neighbors import KNeighborsClassifier
     from sklearn.pipeline import Pipeline
 
-    from cvsuite.folds import stratified_round_robin_folds
-    from cvsuite.shape_images import draw_shape_images, shape_masks
+    from cvsuite.methods.folds import stratified_round_robin_folds
+    from cvsuite.data.shape_images import draw_shape_images, shape_masks
 
     class Blur(BaseEstimator, TransformerMixin):
         def __init__(self, sigma=1.0, size=16):

@@ -9,9 +9,9 @@ findings; draws Var[CV] with its parts, and the naive standard error against the
 import numpy as np
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.cv_variance import variance_decomposition, variance_findings
-from cvsuite.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
+from cvsuite.figures import style
+from cvsuite.studies.cv_variance import variance_decomposition, variance_findings
+from cvsuite.workflow.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
 
 
 def main(params: dict, images: dict, shards, out) -> None:

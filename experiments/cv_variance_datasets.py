@@ -3,8 +3,8 @@
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from cvsuite.cv_variance import dataset_error_moments
-from cvsuite.outputs import logged_to, write_provenance, write_table
+from cvsuite.studies.cv_variance import dataset_error_moments
+from cvsuite.workflow.outputs import logged_to, write_provenance, write_table
 
 
 def main(params: dict, images: dict, start: int, stop: int, threads: int, out) -> None:

@@ -14,11 +14,11 @@ registry.
 import numpy as np
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.published_reference import published_value
-from cvsuite.registry import read_registry
-from cvsuite.stump_cv import (
+from cvsuite.figures import style
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.published.registry import published_value
+from cvsuite.published.registry import read_registry
+from cvsuite.studies.esl_label_free_split import (
     PROCEDURES,
     claim_verdicts,
     fold_sizes,

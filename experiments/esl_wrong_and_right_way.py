@@ -12,11 +12,11 @@ published values read from the registry.
 import numpy as np
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.published_reference import published_value
-from cvsuite.registry import read_registry
-from cvsuite.screening_cv import (
+from cvsuite.figures import style
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.published.registry import published_value
+from cvsuite.published.registry import read_registry
+from cvsuite.studies.esl_wrong_and_right_way import (
     Setting,
     claim_verdicts,
     correlation_histogram,

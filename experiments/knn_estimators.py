@@ -8,14 +8,14 @@ the scikit-learn cross-check; draws the shapes, the error distributions and the 
 import numpy as np
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.folds import stratified_round_robin_folds
-from cvsuite.knn import blurred_features
-from cvsuite.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
-from cvsuite.shape_image_study import ShapeStudySettings
-from cvsuite.shape_image_summaries import estimator_summary, repartition_summary, spread_findings, true_accuracy_range
-from cvsuite.shape_images import SHAPE_NAMES, draw_shape_images, shape_masks
-from cvsuite.sklearn_crosscheck import sklearn_crosscheck
+from cvsuite.figures import style
+from cvsuite.methods.folds import stratified_round_robin_folds
+from cvsuite.methods.knn import blurred_features
+from cvsuite.workflow.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
+from cvsuite.studies.shape_image_datasets import ShapeStudySettings
+from cvsuite.studies.knn_estimators import estimator_summary, repartition_summary, spread_findings, true_accuracy_range
+from cvsuite.data.shape_images import SHAPE_NAMES, draw_shape_images, shape_masks
+from cvsuite.studies.knn_estimators import sklearn_crosscheck
 
 
 def main(blocks: dict, shards, out) -> None:

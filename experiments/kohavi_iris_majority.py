@@ -10,11 +10,11 @@ with the published leave-one-out figure read from the registry.
 import numpy as np
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.majority_baseline import class_count_summary, majority_cv_study, protocol_estimates
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.published_reference import published_value
-from cvsuite.registry import read_registry
+from cvsuite.figures import style
+from cvsuite.studies.kohavi_iris_majority import class_count_summary, majority_cv_study, protocol_estimates
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.published.registry import published_value
+from cvsuite.published.registry import read_registry
 
 PUBLISHED_LOO = "kohavi1995.loo.accuracy"  # registry row drawn as the published reference
 

@@ -7,9 +7,9 @@ against the truth and optimism against the number of candidates.
 
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
-from cvsuite.shape_image_summaries import candidate_growth, growth_findings, selection_summary
+from cvsuite.figures import style
+from cvsuite.workflow.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
+from cvsuite.studies.nested_optimism import candidate_growth, growth_findings, selection_summary
 
 
 def main(blocks: dict, shards, out) -> None:

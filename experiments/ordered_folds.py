@@ -8,15 +8,15 @@ the first data set; and the one-row verdict. Draws the compositions and the esti
 
 import numpy as np
 
-from cvsuite import figure_style as style
-from cvsuite.ordered_folds import (
+from cvsuite.figures import style
+from cvsuite.studies.ordered_folds import (
     SCHEMES,
     composition_table,
     ordered_folds_summary,
     ordered_folds_verdict,
     simulate_ordered_folds,
 )
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
 
 LABELS = {"unshuffled": "KFold, unshuffled", "shuffled": "KFold, shuffled", "stratified": "StratifiedKFold, shuffled",
           "stratified_unshuffled": "StratifiedKFold, unshuffled"}

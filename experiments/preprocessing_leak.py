@@ -6,9 +6,9 @@ and optimism per pipeline, their Monte Carlo summaries per sample size, and the 
 draws the estimates against the truth and the leak against the sample size.
 """
 
-from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.preprocessing_leak import PIPELINES, leak_summary, preprocessing_leak_verdict, simulate_leaks
+from cvsuite.figures import style
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.studies.preprocessing_leak import PIPELINES, leak_summary, preprocessing_leak_verdict, simulate_leaks
 
 LABELS = {"honest": "both steps inside the loop", "scaling_before": "centre and scale before the loop",
           "selection_before": "select predictors before the loop"}

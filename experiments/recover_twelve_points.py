@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from cvsuite import figure_style as style
-from cvsuite import twelve_points as tp
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.registry import read_registry
+from cvsuite.figures import style
+from cvsuite.studies import twelve_points as tp
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.published.registry import read_registry
 
 RECOVERED_NOTE = ("recovered from the statistics printed in 'Estimating Out-of-Sample Error' (worked example) "
                   "by recover_twelve_points; the document does not give these values")

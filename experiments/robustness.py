@@ -8,9 +8,9 @@ the estimate at both scales with its Monte Carlo standard error, held or not) an
 import numpy as np
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
-from cvsuite.robustness import k_bias_conclusions, ridge_conclusions, shape_image_conclusions, side_by_side
+from cvsuite.figures import style
+from cvsuite.workflow.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
+from cvsuite.studies.robustness import k_bias_conclusions, ridge_conclusions, shape_image_conclusions, side_by_side
 
 EX = "Cross-Validation"
 RC = "Regularization and Cross-Validation"

@@ -6,8 +6,8 @@ rows; the studies knn_estimators and nested_optimism gather the shards.
 
 from threadpoolctl import threadpool_limits
 
-from cvsuite.outputs import logged_to, write_provenance, write_table
-from cvsuite.shape_image_study import ShapeStudySettings, simulate_datasets
+from cvsuite.workflow.outputs import logged_to, write_provenance, write_table
+from cvsuite.studies.shape_image_datasets import ShapeStudySettings, simulate_datasets
 
 
 def main(blocks: dict, start: int, stop: int, threads: int, out) -> None:

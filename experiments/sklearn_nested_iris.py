@@ -1,7 +1,7 @@
 """Study sklearn_nested_iris: scikit-learn's gallery "Nested versus non-nested cross-validation" on our code.
 
 Iris, an RBF support vector classifier, a 3 x 2 grid of (C, gamma), 30 trials of shuffled 4-fold
-inner and outer loops, run by cvsuite.nested_selection under each pair of combining rules
+inner and outer loops, run by cvsuite.methods.nested_selection under each pair of combining rules
 (GridSearchCV's unweighted mean of fold scores, or pooled hits over all held-out items). Writes
 every trial's scores, the gallery's two printed statistics per pair of rules, and the optimism
 beside the shape-image study's; draws the gallery's two figures, the effect of pooling, and the
@@ -13,12 +13,12 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from cvsuite import figure_style as style
-from cvsuite.nested_iris_study import difference_summary, gallery_trials, optimism_side_by_side, shape_image_optimism
-from cvsuite.nested_selection import estimator_scorer, parameter_grid
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.published_reference import published_value
-from cvsuite.registry import read_registry
+from cvsuite.figures import style
+from cvsuite.studies.sklearn_nested_iris import difference_summary, gallery_trials, optimism_side_by_side, shape_image_optimism
+from cvsuite.methods.nested_selection import estimator_scorer, parameter_grid
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.published.registry import published_value
+from cvsuite.published.registry import read_registry
 
 # Registry rows drawn as published references (the gallery's printed output, current and pre-0.22).
 PUBLISHED_MEAN = "sklearn-gallery.nested.average-difference"

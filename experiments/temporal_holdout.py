@@ -6,9 +6,9 @@ exclusion radius, one example series with both procedures' predictions, and the 
 draws the example, the errors against phi and the errors against the exclusion radius.
 """
 
-from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.temporal_holdout import (
+from cvsuite.figures import style
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.studies.temporal_holdout import (
     errors_by_ar_coefficient,
     errors_by_exclusion_radius,
     example_series,

@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from cvsuite import figure_style as style
-from cvsuite import twelve_points as tp
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.printed_numbers import parse_printed
-from cvsuite.registry import read_registry
+from cvsuite.figures import style
+from cvsuite.studies import twelve_points as tp
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.published.printed_numbers import parse_printed
+from cvsuite.published.registry import read_registry
 
 # Registry rows drawn as published references in the figures.
 PUBLISHED_FOLD = {4: "oos.twelve.polynomial-fold-4", 3: "oos.twelve.polynomial-fold-3"}

@@ -10,11 +10,11 @@ Carlo standard errors, the design, and one figure of the distributions.
 
 import numpy as np
 
-from cvsuite import figure_style as style
-from cvsuite.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.published_reference import published_value
-from cvsuite.registry import read_registry
-from cvsuite.selection_bias import CLASSIFIERS, selection_bias_design, selection_bias_simulation, selection_bias_summary
+from cvsuite.figures import style
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.published.registry import published_value
+from cvsuite.published.registry import read_registry
+from cvsuite.studies.varma_simon_selection_bias import CLASSIFIERS, selection_bias_design, selection_bias_simulation, selection_bias_summary
 
 CLASSIFIER_NAMES = {"shrunken_centroids": "shrunken centroids, 10-fold CV", "svm": "SVM, leave-one-out"}
 # The paper's figures drawn as references, by registry row: a published number lives in the registry only.

@@ -1,8 +1,8 @@
 import pandas as pd
 import pytest
 
-from cvsuite.comparison import compare, mark_recovered_data, verdict_counts
-from cvsuite.registry import Claim, RegistryError
+from cvsuite.published.comparison import compare, mark_recovered_data, verdict_counts
+from cvsuite.published.registry import Claim, RegistryError
 
 
 def claim(**fields) -> Claim:

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cvsuite.config_validation import ConfigError, checked_config, load_schema
+from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 
 from conftest import ROOT, snakemake
 

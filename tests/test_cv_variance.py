@@ -1,7 +1,7 @@
 import numpy as np
 import pandas as pd
 
-from cvsuite.cv_variance import dataset_error_moments, variance_decomposition, variance_findings
+from cvsuite.studies.cv_variance import dataset_error_moments, variance_decomposition, variance_findings
 
 IMAGES = {"per_class": 10, "size": 16, "max_shift": 2, "contrast_low": 0.5, "contrast_high": 1.0, "noise_sd": 0.6}
 

@@ -1,8 +1,9 @@
 import numpy as np
 import pytest
 
-from cvsuite.null_data import balanced_labels, fold_ids
-from cvsuite.stump_cv import (
+from cvsuite.data.null_predictors import balanced_labels
+from cvsuite.methods.folds import fold_of, permutation_folds
+from cvsuite.studies.esl_label_free_split import (
     claim_verdicts,
     fit_stump,
     heldout_error_distribution,
@@ -58,7 +59,7 @@ def test_restricting_the_candidates_keeps_the_predictors_own_index():
 
 
 def test_the_full_data_stump_scored_fold_by_fold_is_its_training_error():
-    folds = fold_ids(np.random.default_rng(0).permutation(12), Y, 4, stratified=False)
+    folds = fold_of(permutation_folds(np.random.default_rng(0).permutation(12), Y, 4, False), len(Y))
     result = stump_cross_validation(X, Y, folds)
     assert result["errors"]["full_data_stump"].sum() == result["full_stump"].training_errors
 
@@ -67,7 +68,7 @@ def test_cross_validation_finds_a_real_signal():
     x = RNG.standard_normal((40, 30))
     y = balanced_labels(40)
     x[:, 17] += 4.0 * y
-    folds = fold_ids(np.random.default_rng(1).permutation(40), y, 5, stratified=True)
+    folds = fold_of(permutation_folds(np.random.default_rng(1).permutation(40), y, 5, True), len(y))
     assert stump_cross_validation(x, y, folds)["errors"]["cross_validated_stump"].mean() < 0.15
 
 

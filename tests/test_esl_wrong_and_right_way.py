@@ -2,8 +2,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvsuite.null_data import balanced_labels, dataset_rng, fold_ids, null_predictors
-from cvsuite.screening_cv import (
+from cvsuite.data.null_predictors import balanced_labels, dataset_rng, null_predictors
+from cvsuite.methods.folds import fold_of, permutation_folds
+from cvsuite.studies.esl_wrong_and_right_way import (
     Setting,
     claim_verdicts,
     correlation_histogram,
@@ -27,7 +28,7 @@ def test_balanced_labels_refuse_an_odd_sample_size():
 
 def test_unstratified_folds_are_the_permutation_cut_in_order():
     order = np.random.default_rng(3).permutation(20)
-    ids = fold_ids(order, Y, 5, stratified=False)
+    ids = fold_of(permutation_folds(order, Y, 5, False), len(Y))
     for k, chunk in enumerate(np.array_split(order, 5)):
         assert (ids[chunk] == k).all()
 
@@ -35,7 +36,7 @@ def test_unstratified_folds_are_the_permutation_cut_in_order():
 @pytest.mark.parametrize("n, k", [(20, 5), (50, 5), (50, 10), (20, 3)])
 def test_stratified_folds_share_each_class_evenly(n, k):
     labels = balanced_labels(n)
-    ids = fold_ids(np.random.default_rng(5).permutation(n), labels, k, stratified=True)
+    ids = fold_of(permutation_folds(np.random.default_rng(5).permutation(n), labels, k, True), len(labels))
     for c in (0.0, 1.0):
         counts = np.bincount(ids[labels == c], minlength=k)
         assert counts.max() - counts.min() <= 1
@@ -46,7 +47,7 @@ def test_stratified_folds_share_each_class_evenly(n, k):
 @pytest.mark.parametrize("k", [1, 21])
 def test_fold_ids_refuse_impossible_fold_counts(k):
     with pytest.raises(ValueError, match="between 2 and n = 20"):
-        fold_ids(np.arange(20), Y, k, stratified=False)
+        fold_of(permutation_folds(np.arange(20), Y, k, False), len(Y))
 
 
 def test_a_dataset_is_the_same_draw_whatever_the_number_of_datasets():
@@ -115,7 +116,7 @@ def brute_force_cv(x, y, folds, selected, right_way):
 
 @pytest.mark.parametrize("stratified", [False, True])
 def test_both_ways_agree_with_a_brute_force_implementation(stratified):
-    folds = fold_ids(np.random.default_rng(2).permutation(20), Y, 5, stratified)
+    folds = fold_of(permutation_folds(np.random.default_rng(2).permutation(20), Y, 5, stratified), len(Y))
     ways = screened_cross_validation(X, Y, folds, 6, "signed")
     assert ways["wrong_way"]["errors"].tolist() == brute_force_cv(X, Y, folds, 6, right_way=False).tolist()
     assert ways["right_way"]["errors"].tolist() == brute_force_cv(X, Y, folds, 6, right_way=True).tolist()
@@ -172,7 +173,7 @@ def test_verdicts_turn_false_when_the_wrong_way_does_not_leak():
 
 
 def test_held_out_correlations_are_those_of_the_fold_for_the_predictors_screened_on_all_samples():
-    folds = fold_ids(np.random.default_rng(8).permutation(20), Y, 4, stratified=True)
+    folds = fold_of(permutation_folds(np.random.default_rng(8).permutation(20), Y, 4, True), len(Y))
     ways = screened_cross_validation(X, Y, folds, 5, "signed")
     chosen = np.argsort([-np.corrcoef(X[:, j], Y)[0, 1] for j in range(X.shape[1])])[:5]
     for k in range(4):

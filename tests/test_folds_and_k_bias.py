@@ -1,10 +1,11 @@
 import numpy as np
 import pytest
 
-from cvsuite.degree_sweep import degree_sweep, degree_sweep_summary
-from cvsuite.folds import canonical_partition, shuffled_partition, training_sizes
-from cvsuite.kfold_bias import cv_fold_risks, k_bias_table, standard_error, std_error_range
-from cvsuite.sine_data import sine_sample
+from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary
+from cvsuite.methods.folds import canonical_partition, shuffled_partition, training_sizes
+from cvsuite.methods.monte_carlo import standard_error
+from cvsuite.studies.k_bias import cv_fold_risks, k_bias_table, std_error_range
+from cvsuite.data.sine import sine_sample
 
 X, Y = sine_sample(25, 3, 0.35, 3.0)
 XT, YT = sine_sample(400, 99, 0.35, 3.0)

@@ -3,19 +3,18 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from cvsuite.folds import shuffled_partition
-from cvsuite.majority_baseline import (
+from cvsuite.methods.folds import shuffled_partition
+from cvsuite.methods.folds import leave_one_out_folds, stratified_dealt_folds
+from cvsuite.studies.kohavi_iris_majority import (
     TIE_BREAKS,
     class_count_summary,
     expected_fold_accuracy,
     expected_shuffled_kfold_accuracy,
     label_of_most,
-    leave_one_out_folds,
     majority_cv_study,
     majority_fold_results,
     protocol_estimates,
     spread,
-    stratified_partition,
 )
 
 BALANCED = np.repeat([0, 1, 2], 8)  # 24 items, 8 per class: a small stand-in for Iris
@@ -74,7 +73,7 @@ def test_tie_breaking_can_move_accuracy_on_unbalanced_data():
 
 @pytest.mark.parametrize("k", [2, 3, 5, 8])
 def test_stratified_partition_covers_every_item_once_with_class_proportions(k):
-    folds = stratified_partition(BALANCED, k, seed=11)
+    folds = stratified_dealt_folds(BALANCED, k, np.random.default_rng(11))
     assert sorted(np.concatenate(folds).tolist()) == list(range(len(BALANCED)))
     per_class = np.array([np.bincount(BALANCED[f], minlength=3) for f in folds])
     assert per_class.max(axis=0).tolist() == [int(np.ceil(8 / k))] * 3
@@ -83,7 +82,7 @@ def test_stratified_partition_covers_every_item_once_with_class_proportions(k):
 
 def test_stratified_partition_refuses_impossible_fold_counts():
     with pytest.raises(ValueError, match="between 2 and n"):
-        stratified_partition(BALANCED, 1, seed=0)
+        stratified_dealt_folds(BALANCED, 1, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("counts, size, rule", [((3, 2, 2), 3, "lowest_label"), ((3, 2, 2), 3, "highest_label"),

@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvsuite.ordered_folds import (
+from cvsuite.studies.ordered_folds import (
     SCHEMES,
     class_ordered_sample,
     composition_table,

@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvsuite.preprocessing_leak import (
+from cvsuite.studies.preprocessing_leak import (
     _select_from_sums,
     _sums,
     fit_ridge_on_selected,

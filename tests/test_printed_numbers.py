@@ -1,6 +1,6 @@
 import pytest
 
-from cvsuite.printed_numbers import parse_printed, reads_the_same, write_as_printed
+from cvsuite.published.printed_numbers import parse_printed, reads_the_same, write_as_printed
 
 
 @pytest.mark.parametrize(

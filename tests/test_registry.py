@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from cvsuite.registry import COLUMNS, RegistryError, read_registry
+from cvsuite.published.registry import COLUMNS, RegistryError, read_registry
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = {

@@ -1,15 +1,14 @@
 import numpy as np
 import pytest
 
-from cvsuite.ridge import (
+from cvsuite.methods.ridge import ridge_coefficients, ridge_path
+from cvsuite.studies.ridge_path import (
     best_lambda_summary,
-    ridge_coefficients,
-    ridge_path,
     worked_example_exchange,
     worked_example_table,
     worked_example_theta,
 )
-from cvsuite.sine_data import polynomial_design, sine_sample
+from cvsuite.data.sine import polynomial_design, sine_sample
 
 X, Y = np.array([1.0, -1.0]), np.array([2.0, 0.0])
 

@@ -1,8 +1,8 @@
 import numpy as np
 import pandas as pd
 
-from cvsuite.fresh_sine_datasets import fresh_sine_rows
-from cvsuite.robustness import k_bias_conclusions, ridge_conclusions, shape_image_conclusions, side_by_side
+from cvsuite.studies.fresh_sine_datasets import fresh_sine_rows
+from cvsuite.studies.robustness import k_bias_conclusions, ridge_conclusions, shape_image_conclusions, side_by_side
 
 DATA = {"train_size": 25, "noise": 0.35, "half_width": 3.0, "test_size": 300}
 RIDGE = {"degree": 12, "grid_start": 1e-9, "grid_stop": 100.0, "grid_points": 40}
@@ -14,7 +14,7 @@ def by_id(rows):
 
 
 def test_fresh_sample_gives_an_exchange_row_and_a_row_per_k():
-    exchange, bias = fresh_sine_rows(7, 70, DATA, RIDGE, K_BIAS, shuffles=3)
+    exchange, bias = fresh_sine_rows(7, 70, data=DATA, ridge=RIDGE, k_bias=K_BIAS, shuffles=3)
     assert len(exchange) == 1 and list(bias["K"]) == [2, 5, 25]
     assert bias.loc[bias["K"] == 25, "spread_over_shuffles"].iloc[0] == 0.0
 

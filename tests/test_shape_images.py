@@ -2,9 +2,9 @@ import numpy as np
 import pytest
 from scipy.ndimage import gaussian_filter
 
-from cvsuite import shape_images
-from cvsuite.folds import stratified_round_robin_folds
-from cvsuite.knn import (
+from cvsuite.data import shape_images
+from cvsuite.methods.folds import stratified_round_robin_folds
+from cvsuite.methods.knn import (
     blurred_features,
     has_row_ties,
     held_out_predictions,
@@ -12,7 +12,7 @@ from cvsuite.knn import (
     majority_votes,
     squared_distances,
 )
-from cvsuite.shape_images import draw_shape_images, shape_masks
+from cvsuite.data.shape_images import draw_shape_images, shape_masks
 
 MASKS = shape_masks(16)
 

@@ -5,19 +5,19 @@ from sklearn.datasets import load_iris
 from sklearn.model_selection import GridSearchCV, KFold, ParameterGrid, cross_val_score
 from sklearn.svm import SVC
 
-from cvsuite.nested_iris_study import difference_summary, gallery_trials, optimism_side_by_side, shape_image_optimism
-from cvsuite.nested_selection import (
+from cvsuite.studies.sklearn_nested_iris import difference_summary, gallery_trials, optimism_side_by_side, shape_image_optimism
+from cvsuite.methods.folds import legacy_shuffled_kfold
+from cvsuite.methods.nested_selection import (
     best_setting,
     combine_fold_scores,
     estimator_scorer,
     held_out_scores,
-    legacy_shuffled_kfold,
     nested_cv,
     non_nested_cv,
     parameter_grid,
 )
-from cvsuite.published_reference import published_value
-from cvsuite.registry import Claim
+from cvsuite.published.registry import published_value
+from cvsuite.published.registry import Claim
 
 X, Y = load_iris(return_X_y=True)
 GRID = {"C": [1, 10, 100], "gamma": [0.01, 0.1]}

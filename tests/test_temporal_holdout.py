@@ -2,8 +2,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvsuite.monte_carlo import mean_and_se, ratio_and_se
-from cvsuite.temporal_holdout import (
+from cvsuite.methods.monte_carlo import mean_and_se, ratio_and_se
+from cvsuite.studies.temporal_holdout import (
     ar1_noise,
     cut_days_from_fractions,
     daily_sales,

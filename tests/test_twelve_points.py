@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from cvsuite import twelve_points as tp
+from cvsuite.methods.folds import positional_folds
+from cvsuite.studies import twelve_points as tp
 
 DESIGN = tp.Design.of(12, 1, 5, 4)
 X = DESIGN.x
@@ -23,10 +24,10 @@ def printed_from(y, decimals: int = 4, convention=MSE) -> tp.PrintedTargets:
 
 
 def test_positional_folds_deal_observations_round_robin():
-    folds = tp.positional_folds(12, 4)
+    folds = positional_folds(12, 4)
     assert [f.tolist() for f in folds] == [[0, 4, 8], [1, 5, 9], [2, 6, 10], [3, 7, 11]]
     with pytest.raises(ValueError, match="between 2 and n = 12"):
-        tp.positional_folds(12, 13)
+        positional_folds(12, 13)
 
 
 def test_quadratic_forms_agree_with_refitting_each_fold():

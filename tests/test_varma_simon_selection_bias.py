@@ -3,8 +3,8 @@ import pytest
 from scipy.stats import norm
 from sklearn.svm import SVC
 
-from cvsuite import shrunken_centroids as nsc
-from cvsuite.selection_bias import (
+from cvsuite.methods import shrunken_centroids as nsc
+from cvsuite.studies.varma_simon_selection_bias import (
     fit_svm,
     gene_count_kernels,
     linear_rule_error,

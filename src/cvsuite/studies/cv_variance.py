@@ -1,0 +1,129 @@
+"""The variance of a cross-validation estimate, measured on the shape-image study.
+
+"Cross-Validation", The choice of K and the variance of the estimate: Kohavi's binomial
+idealisation, Var ~ a(1 - a)/n whatever K; Bengio and Grandvalet's (2004) decomposition of
+Var[CV] into the variance sigma^2 of one held-out error, the covariance omega of two errors in the
+same fold and gamma of two in different folds,
+
+    Var[CV] = sigma^2 / n + (m - 1)/n omega + (n - m)/n gamma,   m = n / K;
+
+and the naive standard error (fold scores taken as independent), which "Regularization and
+Cross-Validation" defines as sigma/sqrt(K) of the fold scores.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
+from cvsuite.methods.monte_carlo import standard_error
+from cvsuite.methods.knn import blurred_features, held_out_predictions, squared_distances
+from cvsuite.data.shape_images import draw_shape_images, shape_masks
+
+
+def dataset_error_moments(seed: int, images: dict, sigma: float, k: int, fold_counts) -> pd.DataFrame:
+    """One dataset's held-out 0/1 errors for each K, reduced to sums that pool across datasets.
+
+    Draw order from ``default_rng(seed)``: the labelled images as in the document's Example, then
+    one stratified partition for each K in ``fold_counts`` (K equal to the number of images is
+    leave-one-out and draws nothing). Per K: the sum of errors S1, the sums of products of two
+    different errors in the same fold and in different folds, the fold size m, the CV accuracy,
+    and the naive standard error of the fold accuracies (sample s.d. / sqrt(K)).
+    """
+    rng = np.random.default_rng(seed)
+    masks = shape_masks(images["size"])
+    x, y = draw_shape_images(images["per_class"], rng, masks, images["max_shift"], (images["contrast_low"], images["contrast_high"]), images["noise_sd"])
+    features = blurred_features(x, sigma)
+    ranking = np.argsort(squared_distances(features, features)[None], axis=-1)
+    n = len(y)
+    rows = []
+    for n_folds in fold_counts:
+        folds = leave_one_out_folds(n) if n_folds == n else stratified_round_robin_folds(y, n_folds, rng)
+        tested, predictions = held_out_predictions(ranking, y, np.arange(n), folds, [k], len(masks))
+        errors = np.zeros(n)
+        errors[tested] = predictions[0, :, 0] != y[tested]
+        fold_errors = np.array([errors[f].sum() for f in folds])
+        same = float((fold_errors**2).sum() - errors.sum())  # sum over ordered pairs i != j in one fold
+        total_pairs = float(errors.sum() ** 2 - errors.sum())
+        fold_accuracy = 1 - np.array([errors[f].mean() for f in folds])
+        rows.append(
+            {
+                "dataset": seed,
+                "K": int(n_folds),
+                "n": n,
+                "fold_size": n / n_folds,
+                "error_sum": float(errors.sum()),
+                "same_fold_products": same,
+                "other_fold_products": total_pairs - same,
+                "cv_accuracy": 1 - errors.mean(),
+                "naive_std_error": standard_error(fold_accuracy),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
+    """Per K: Var[CV] over datasets, Kohavi's a(1-a)/n, sigma^2, omega, gamma and their identity.
+
+    Moments are taken about the mean error over all datasets and images, with population (1/M)
+    averages over the M datasets, so the identity holds exactly up to rounding; each is a Monte Carlo
+    estimate of the quantity over the distribution of datasets. The naive standard error is set
+    against the true spread (the s.d. of the CV estimate over datasets).
+    """
+    rows = []
+    for n_folds, block in moments.groupby("K", sort=True):
+        n, m, datasets = int(block["n"].iloc[0]), float(block["fold_size"].iloc[0]), len(block)
+        mu = block["error_sum"].sum() / (n * datasets)
+        s1 = block["error_sum"]
+        sigma2 = float(np.mean(s1 - 2 * mu * s1 + n * mu**2) / n)  # errors are 0/1, so e^2 = e
+        omega = float(np.mean(block["same_fold_products"] - 2 * mu * (m - 1) * s1 + n * (m - 1) * mu**2) / (n * (m - 1))) if m > 1 else np.nan
+        gamma = float(np.mean(block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2) / (n * (n - m)))
+        cv_error = 1 - block["cv_accuracy"]
+        variance = float(np.mean((cv_error - mu) ** 2))
+        identity = sigma2 / n + ((m - 1) / n * omega if m > 1 else 0.0) + (n - m) / n * gamma
+        squared_dev = (cv_error - mu) ** 2
+        accuracy = 1 - mu
+        rows.append(
+            {
+                "K": int(n_folds),
+                "datasets": datasets,
+                "fold_size": m,
+                "mean_cv_accuracy": accuracy,
+                "cv_variance": variance,
+                "cv_variance_se": standard_error(squared_dev),
+                "cv_sd": float(np.sqrt(variance)),
+                "binomial_variance": accuracy * (1 - accuracy) / n,
+                "variance_over_binomial": variance / (accuracy * (1 - accuracy) / n),
+                "sigma2": sigma2,
+                "omega": omega,
+                "gamma": gamma,
+                "decomposition": identity,
+                "identity_gap": abs(identity - variance),
+                "naive_std_error_rms": float(np.sqrt(np.mean(block["naive_std_error"] ** 2))),
+            }
+        )
+    table = pd.DataFrame(rows)
+    table["naive_over_true_sd"] = table["naive_std_error_rms"] / table["cv_sd"]
+    return table
+
+
+def variance_findings(table: pd.DataFrame) -> pd.DataFrame:
+    """The documents' claims about the variance, checked on the measured table."""
+    spread = table["cv_variance"]
+    lo, hi = spread.idxmin(), spread.idxmax()
+    gap_se = float(np.hypot(table.loc[lo, "cv_variance_se"], table.loc[hi, "cv_variance_se"]))
+    finite = table.dropna(subset=["naive_over_true_sd"])
+    return pd.DataFrame(
+        [
+            {
+                "identity_holds": bool((table["identity_gap"] <= 1e-12).all()),
+                "variance_depends_on_k": bool(spread[hi] - spread[lo] > 2 * gap_se),
+                "largest_variance_k": int(table.loc[hi, "K"]),
+                "smallest_variance_k": int(table.loc[lo, "K"]),
+                "naive_std_error_understates": bool((finite["naive_over_true_sd"] < 1).all()),
+                "naive_over_true_sd_min": float(finite["naive_over_true_sd"].min()),
+                "naive_over_true_sd_max": float(finite["naive_over_true_sd"].max()),
+            }
+        ]
+    )

@@ -1,0 +1,292 @@
+"""Cross-validating the best single split among predictors unrelated to the labels: ESL §7.10.3.
+
+Hastie, Tibshirani and Friedman (2009), §7.10.3 "Does Cross-Validation Really Work?": N = 20
+samples in two equal classes, p = 500 standard Gaussian predictors independent of the labels, and a
+"stump", the single split of a single predictor that minimises the training misclassification
+error. Fitted to all samples it looks good; five-fold cross-validation, which re-chooses the
+predictor and the split in every fold, averages about the true 50% over 50 datasets (Figure 7.11).
+Cited by "Cross-Validation", How It Works.
+
+Three estimates are computed on the same folds, to separate the two effects the book describes
+(Figure 7.11 top right: the choice of predictor; bottom left: the choice of split point):
+``full_data_stump`` (predictor and split from all samples, scored fold by fold: the "simple
+argument" of the book, equal to the training error), ``full_data_predictor`` (predictor from all
+samples, split re-estimated in each fold) and ``cross_validated_stump`` (both re-chosen in each
+fold: cross-validation done right).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
+from cvsuite.data.null_predictors import balanced_labels, dataset_rng, null_predictors
+from cvsuite.methods.folds import fold_of, fold_size_range, permutation_folds
+
+PROCEDURES = ("full_data_stump", "full_data_predictor", "cross_validated_stump")
+
+
+@dataclass(frozen=True)
+class Stump:
+    """x[predictor] > threshold predicts ``right_class``, otherwise 1 - right_class."""
+
+    predictor: int
+    threshold: float
+    right_class: float
+    training_errors: int
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        right = x[:, self.predictor] > self.threshold
+        return np.where(right, self.right_class, 1.0 - self.right_class)
+
+
+def sorted_orders(x: np.ndarray) -> np.ndarray:
+    """For each predictor (row), the sample indices in increasing order of its values: p x n."""
+    return np.argsort(x.T, axis=1, kind="stable")
+
+
+def restricted_orders(orders: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The orders of a subset of samples, read off the full orders: dropping samples keeps the order
+    of the rest, so a fold's training orders need no new sort. ``keep`` is a boolean mask of samples."""
+    mask = keep[orders]
+    return orders[mask].reshape(orders.shape[0], int(keep.sum()))
+
+
+def split_errors(y: np.ndarray, orders: np.ndarray) -> np.ndarray:
+    """Training errors of every split of every predictor: a p x (n - 1) x 2 array.
+
+    ``orders`` (p x n, sample indices into ``y``) lists each predictor's samples in increasing order.
+    Split s puts the s + 1 smallest on the left. Orientation 0 predicts class 0 on the left and
+    class 1 on the right; orientation 1 the reverse. Only real splits are counted (at least one
+    sample on each side). Counts come from cumulative sums of the labels in sorted order.
+    """
+    n = orders.shape[1]
+    labels = y[orders]
+    ones_left = np.cumsum(labels, axis=1)[:, :-1]
+    left = np.arange(1, n)[None, :]
+    zeros_right = (n - labels[0].sum()) - (left - ones_left)
+    left0_right1 = ones_left + zeros_right
+    return np.stack([left0_right1, n - left0_right1], axis=-1)
+
+
+def stump_from_orders(x: np.ndarray, y: np.ndarray, orders: np.ndarray, candidates: np.ndarray) -> Stump:
+    """The stump of least training error among the predictors ``candidates``, whose sample orders
+    (over the training samples only) are the rows of ``orders``.
+
+    Ties are broken by the first candidate, then the leftmost split, then orientation 0 (the
+    predictors are exchangeable, and reflecting x maps leftmost to rightmost, so the rule biases
+    nothing). The threshold is the midpoint between the two sorted values the split falls between.
+    """
+    errors = split_errors(y, orders)
+    # C order of (predictor, split, orientation): argmin's first minimum is the tie rule above.
+    best = int(np.argmin(errors))
+    row, rest = divmod(best, errors.shape[1] * 2)
+    split, orientation = divmod(rest, 2)
+    predictor = int(candidates[row])
+    threshold = 0.5 * (x[orders[row, split], predictor] + x[orders[row, split + 1], predictor])
+    return Stump(predictor, float(threshold), 1.0 - orientation, int(errors.reshape(-1)[best]))
+
+
+def fit_stump(x: np.ndarray, y: np.ndarray, predictors=None) -> Stump:
+    """The stump of least training error on (x, y), over all predictors or only over ``predictors``."""
+    candidates = np.arange(x.shape[1]) if predictors is None else np.asarray(predictors, dtype=int)
+    return stump_from_orders(x, y, sorted_orders(x[:, candidates]), candidates)
+
+
+def stump_cross_validation(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> dict:
+    """The three estimates on one dataset and one set of folds.
+
+    Returns the stump fitted to all samples, and per procedure the 0/1 errors of every sample
+    (each scored by its own fold's model), plus for each fold the held-out error counts of the
+    full-data stump and of the full-data predictor with its split re-estimated (Figure 7.11's top
+    right and bottom left, one fold at a time). One sort of each predictor serves every fold.
+    """
+    n_folds = int(folds.max()) + 1
+    everyone = np.arange(x.shape[1])
+    orders = sorted_orders(x)
+    full = stump_from_orders(x, y, orders, everyone)
+    errors = {p: np.zeros(len(y), dtype=int) for p in PROCEDURES}
+    for k in range(n_folds):
+        test, train = folds == k, folds != k
+        fold_orders = restricted_orders(orders, train)
+        models = {
+            "full_data_stump": full,
+            "full_data_predictor": stump_from_orders(x, y, fold_orders[[full.predictor]], everyone[[full.predictor]]),
+            "cross_validated_stump": stump_from_orders(x, y, fold_orders, everyone),
+        }
+        for procedure, model in models.items():
+            errors[procedure][test] = model.predict(x[test]) != y[test]
+    fold_errors = {p: np.bincount(folds, weights=errors[p], minlength=n_folds) for p in PROCEDURES}
+    return {"full_stump": full, "errors": errors, "fold_errors": fold_errors, "fold_sizes": np.bincount(folds)}
+
+
+def simulate_label_free_split(
+    samples: int, predictors: int, n_folds: int, datasets: int, seed: int, stratified: list[bool],
+    test_points: int = 0,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Re-simulate §7.10.3 under each fold construction in ``stratified``, on the same datasets.
+
+    Draw order of dataset d, from ``default_rng([seed, d])``: the samples x predictors matrix of
+    standard Gaussians; one permutation of the samples, from which each construction cuts its folds
+    (``cvsuite.methods.folds.permutation_folds``); then, if ``test_points`` > 0, that many fresh values of the
+    full-data stump's predictor (the only one its prediction reads), with balanced labels.
+
+    Returns a per-dataset table, one row per dataset and construction (``setting`` indexes
+    ``stratified``), with the three CV errors in percent, the full-data stump's training errors and,
+    for setting 0, its error on the fresh samples; and a per-fold table of setting 0 with the
+    held-out error counts of each procedure.
+    """
+    y = balanced_labels(samples)
+    rows, fold_rows = [], []
+    for d in range(datasets):
+        rng = dataset_rng(seed, d)
+        x = null_predictors(rng, samples, predictors)
+        order = rng.permutation(samples)
+        for i, strat in enumerate(stratified):
+            result = stump_cross_validation(x, y, fold_of(permutation_folds(order, y, n_folds, strat), samples))
+            full = result["full_stump"]
+            row = {"dataset": d, "setting": i, "stratified": strat, "full_data_predictor_index": full.predictor,
+                   "full_data_training_errors": full.training_errors}
+            for procedure in PROCEDURES:
+                row[f"{procedure}_cv_error_percent"] = 100.0 * result["errors"][procedure].mean()
+            if i == 0:
+                if test_points:
+                    fresh = rng.standard_normal(test_points)
+                    predicted = np.where(fresh > full.threshold, full.right_class, 1.0 - full.right_class)
+                    row["true_error_percent"] = 100.0 * float((predicted != balanced_labels(test_points)).mean())
+                for k in range(n_folds):
+                    fold_rows.append({"dataset": d, "fold": k, "validation_size": int(result["fold_sizes"][k]),
+                                      **{f"{p}_heldout_errors": int(result["fold_errors"][p][k]) for p in PROCEDURES}})
+            rows.append(row)
+    return pd.DataFrame(rows), pd.DataFrame(fold_rows)
+
+
+def summarise_procedures(per_dataset: pd.DataFrame) -> pd.DataFrame:
+    """One row per procedure: mean CV error over the datasets given, its Monte Carlo SE, the spread."""
+    rows = []
+    for procedure in PROCEDURES:
+        values = per_dataset[f"{procedure}_cv_error_percent"]
+        mean, se = mean_and_se(values)
+        rows.append({"procedure": procedure, "datasets": len(values), "cv_error_percent": mean,
+                     "cv_error_percent_se": se, "cv_error_sd_percent": float(values.std(ddof=1)),
+                     "cv_error_min_percent": float(values.min()), "cv_error_max_percent": float(values.max())})
+    return pd.DataFrame(rows)
+
+
+def published_statistics(per_dataset: pd.DataFrame, per_fold: pd.DataFrame, design_datasets: int) -> pd.DataFrame:
+    """The statistics ESL §7.10.3 prints, estimated from every dataset, with the SE of a comparison.
+
+    Each row: ``expected``, our estimate of the statistic's expected value, with ``mc_se`` its
+    Monte Carlo SE; ``design_sd``, the standard deviation of the statistic as the book computed it
+    (a mean over ``design_datasets`` datasets; one held-out fold of one dataset, Figure 7.11; or 0
+    for an exact population value); and ``expected_se`` = sqrt(mc_se^2 + design_sd^2), the standard
+    error of the gap between a printed value of the statistic and ``expected``. Held-out fold
+    statistics are averaged per dataset before their SE is taken (folds of a dataset are dependent).
+    """
+    rows = cv_error_expectations(per_dataset, PROCEDURES, design_datasets)
+
+    def add(*fields):
+        rows.append(expectation_row(*fields))
+
+    for procedure in ("full_data_stump", "full_data_predictor"):
+        counts = per_fold[f"{procedure}_heldout_errors"].astype(float)
+        for unit, values in (("errors", counts), ("percent", 100.0 * counts / per_fold["validation_size"])):
+            mean, se = mean_and_se(values.groupby(per_fold["dataset"]).mean())
+            name = f"{procedure}_heldout_{'errors' if unit == 'errors' else 'error_percent'}"
+            add(name, unit, "one held-out fold of one dataset", len(values), mean, se, float(values.std(ddof=1)))
+    return pd.DataFrame(rows)
+
+
+def heldout_error_distribution(per_fold: pd.DataFrame) -> pd.DataFrame:
+    """How often one held-out fold shows each error count, for the two full-data procedures."""
+    rows = []
+    for procedure in PROCEDURES:
+        counts = per_fold[f"{procedure}_heldout_errors"]
+        for size in sorted(per_fold["validation_size"].unique()):
+            of_size = counts[per_fold["validation_size"] == size]
+            for errors in range(int(size) + 1):
+                rows.append({"procedure": procedure, "validation_size": int(size), "heldout_errors": errors,
+                             "folds": int((of_size == errors).sum()),
+                             "share_percent": 100.0 * float((of_size == errors).mean())})
+    return pd.DataFrame(rows)
+
+
+def fold_sizes(samples: int, n_folds: int) -> pd.DataFrame:
+    """Sizes of the held-out folds and training sets of K-fold CV on N samples."""
+    return pd.DataFrame([fold_size_range(samples, n_folds)])
+
+
+def one_dataset_stumps(samples: int, predictors: int, n_folds: int, seed: int, dataset: int, stratified: bool,
+                       marked: int) -> pd.DataFrame:
+    """Figure 7.11's top panels for one dataset: every predictor's own best stump.
+
+    Per predictor: its stump's training errors on all samples; and, for the first fold of the
+    dataset's partition, the training errors of its stump fitted to the other folds and that
+    stump's errors on the held-out fold. ``marked`` flags the predictors of fewest full-data errors
+    (the book colours six), ranked by errors then index.
+    """
+    y = balanced_labels(samples)
+    rng = dataset_rng(seed, dataset)
+    x = null_predictors(rng, samples, predictors)
+    folds = fold_of(permutation_folds(rng.permutation(samples), y, n_folds, stratified), samples)
+    test, train = folds == 0, folds != 0
+    orders = sorted_orders(x)
+    full_errors = split_errors(y, orders).min(axis=(1, 2))
+    fold_orders = restricted_orders(orders, train)
+    rows = []
+    for j in range(predictors):
+        stump = stump_from_orders(x, y, fold_orders[[j]], np.array([j]))
+        rows.append({"predictor": j, "full_data_training_errors": int(full_errors[j]),
+                     "fold_training_errors": stump.training_errors,
+                     "fold_heldout_errors": int((stump.predict(x[test]) != y[test]).sum())})
+    table = pd.DataFrame(rows)
+    rank = np.lexsort((table["predictor"].to_numpy(), table["full_data_training_errors"].to_numpy()))
+    table["marked"] = False
+    table.loc[rank[:marked], "marked"] = True
+    table["training_samples"] = int(train.sum())
+    table["heldout_samples"] = int(test.sum())
+    return table
+
+
+def setting_summary(per_dataset: pd.DataFrame, stratified: list[bool], design_datasets: int) -> pd.DataFrame:
+    """The three CV errors under each fold construction, over the first ``design_datasets`` datasets
+    and over all of them (the same datasets and permutations in every construction)."""
+    rows = []
+    for i, strat in enumerate(stratified):
+        runs = per_dataset[per_dataset["setting"] == i]
+        for label, chosen in (("book_design", runs[runs["dataset"] < design_datasets]), ("all", runs)):
+            summary = summarise_procedures(chosen).set_index("procedure")
+            row = {"setting": i, "stratified": strat, "datasets_used": label, "datasets": len(chosen)}
+            for procedure in PROCEDURES:
+                row[f"{procedure}_cv_error_percent"] = summary.loc[procedure, "cv_error_percent"]
+                row[f"{procedure}_cv_error_percent_se"] = summary.loc[procedure, "cv_error_percent_se"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def claim_verdicts(per_dataset: pd.DataFrame, standard_errors: float) -> pd.DataFrame:
+    """"Cross-Validation"'s 'because the predictor was re-chosen within each fold' as True/False.
+
+    - choice_on_all_data_is_optimistic: with the predictor chosen on all samples (split re-estimated
+      in each fold or not) the CV error lies more than k SE below 50%;
+    - rechoosing_within_folds_not_optimistic: cross-validated right, it is not more than k SE below 50%;
+    - rechoosing_within_mc_error_of_truth: cross-validated right, it is within k SE of 50%.
+    """
+    summary = summarise_procedures(per_dataset).set_index("procedure")
+    k = standard_errors
+    z = {p: (summary.loc[p, "cv_error_percent"] - 50.0) / summary.loc[p, "cv_error_percent_se"] for p in PROCEDURES}
+    cv = summary.loc["cross_validated_stump", "cv_error_percent"]
+    rows = [
+        ("choice_on_all_data_is_optimistic", z["full_data_stump"] < -k and z["full_data_predictor"] < -k,
+         f"full-data stump and full-data predictor: CV error more than {k:g} SE below 50%; value: the latter",
+         summary.loc["full_data_predictor", "cv_error_percent"], z["full_data_predictor"]),
+        ("rechoosing_within_folds_not_optimistic", z["cross_validated_stump"] >= -k,
+         f"cross-validated stump: CV error not more than {k:g} SE below 50%", cv, z["cross_validated_stump"]),
+        ("rechoosing_within_mc_error_of_truth", abs(z["cross_validated_stump"]) <= k,
+         f"cross-validated stump: CV error within {k:g} SE of 50%", cv, z["cross_validated_stump"]),
+    ]
+    return pd.DataFrame([{"claim": c, "verdict": str(bool(v)), "criterion": crit, "datasets": len(per_dataset),
+                          "value": float(val), "standard_errors": float(zz)} for c, v, crit, val, zz in rows])

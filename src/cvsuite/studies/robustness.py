@@ -1,0 +1,142 @@
+"""Do the documents' conclusions hold beyond their seeds? Each scored with Monte Carlo error.
+
+A conclusion is a sentence of a document turned into one statistic, a criterion, and its
+standard error over independent datasets: once on the document's own datasets, once on many fresh
+ones. "Held" means the criterion is met at the new scale.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cvsuite.methods.monte_carlo import standard_error
+
+
+def _bootstrapstandard_error(statistic, frames: list[pd.DataFrame], key: str, draws: int, seed: int) -> float:
+    """Bootstrap standard error of a statistic of per-dataset rows, resampling whole datasets."""
+    rng = np.random.default_rng(seed)
+    datasets = np.array(sorted(frames[0][key].unique()))
+    if len(datasets) < 2:
+        return float("nan")
+    values = []
+    for _ in range(draws):
+        chosen = rng.choice(datasets, len(datasets))
+        counts = pd.Series(chosen).value_counts()
+        resampled = [f.merge(counts.rename("weight"), left_on=key, right_index=True).loc[lambda d: d.index.repeat(d["weight"])] for f in frames]
+        values.append(statistic(*resampled))
+    return float(np.std(values, ddof=1))
+
+
+def _sd_ratio(estimates: pd.DataFrame, numerator: str, denominator: str) -> float:
+    sd = estimates.groupby("estimator")["error"].std(ddof=1)
+    return float(sd[numerator] / sd[denominator])
+
+
+def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, holdout: str, kfold: str,
+                            almost_every: float, bootstrap: int, seed: int, document_datasets: int) -> list[dict]:
+    """The conclusions of "Cross-Validation", Example, on one set of shape-image datasets.
+
+    "A bias that 40 datasets can distinguish from zero" is read literally: the mean error must lie
+    within two standard errors of a 40-dataset mean (s.d. / sqrt(40)), whatever the number of
+    datasets that measure it.
+    """
+    rows = []
+    stats = {}
+    for name, errors in estimates.groupby("estimator", sort=False)["error"]:
+        stats[name] = (errors.mean(), standard_error(errors), errors.std(ddof=1) / np.sqrt(document_datasets))
+    worst = max(stats, key=lambda n: abs(stats[n][0]) / stats[n][2])
+    mean, se, se_doc = stats[worst]
+    rows.append({"conclusion": "no_estimator_bias",
+                 "statistic": f"mean estimate - true of the estimator furthest from 0 in units of a {document_datasets}-dataset s.e. ({worst})",
+                 "criterion": f"|mean| < 2 s.e. of a {document_datasets}-dataset mean", "estimate": mean, "se": se,
+                 "held": bool(abs(mean) < 2 * se_doc)})
+    ratio = _sd_ratio(estimates, holdout, kfold)
+    ratio_se = _bootstrapstandard_error(lambda e: _sd_ratio(e, holdout, kfold), [estimates], "dataset", bootstrap, seed)
+    rows.append({"conclusion": "holdout_twice_as_variable", "statistic": f"s.d.(holdout error) / s.d.({kfold} error)",
+                 "criterion": "1.5 <= ratio < 2.5 (reads 'about twice')", "estimate": ratio, "se": ratio_se, "held": bool(1.5 <= ratio < 2.5)})
+    full = selection[selection["n_candidates"] == selection["n_candidates"].max()]
+    over = (full["non_nested_score"] > full["true_accuracy"]).to_numpy(float)
+    rows.append({"conclusion": "winner_overstates", "statistic": "share of datasets where the winner's CV score exceeds its true accuracy",
+                 "criterion": f"share >= {almost_every} ('almost every')", "estimate": over.mean(), "se": standard_error(over), "held": bool(over.mean() >= almost_every)})
+    high = (full["nested_estimate"] > full["true_accuracy"]).to_numpy(float)
+    rows.append({"conclusion": "nested_as_often_high_as_low", "statistic": "share of datasets where the nested estimate exceeds the true accuracy",
+                 "criterion": "|share - 0.5| < 2 SE", "estimate": high.mean(), "se": standard_error(high), "held": bool(abs(high.mean() - 0.5) < 2 * standard_error(high))})
+    by_size = selection.pivot(index="dataset", columns="n_candidates", values="optimism")
+    gain = by_size[by_size.columns.max()] - by_size[by_size.columns.min()]
+    rows.append({"conclusion": "gap_grows_with_candidates", "statistic": f"optimism with {by_size.columns.max()} settings - with {by_size.columns.min()} (paired)",
+                 "criterion": "gain > 2 SE", "estimate": gain.mean(), "se": standard_error(gain), "held": bool(gain.mean() > 2 * standard_error(gain))})
+    return rows
+
+
+def _share(flags) -> tuple[float, float]:
+    flags = np.asarray(flags, dtype=float)
+    return float(flags.mean()), standard_error(flags)
+
+
+def k_bias_conclusions(bias: pd.DataFrame, almost_every: float) -> list[dict]:
+    """The conclusions of "Regularization and Cross-Validation" §8.2.4 on one set of samples.
+
+    The K-fold bias of a sample is heavy-tailed at small K (a near-singular fit on few points can
+    be wildly wrong), so the conclusions are scored as shares of samples, not as means.
+    """
+    rows = []
+    by_k = bias.pivot(index="dataset", columns="K", values="bias")
+    ks = list(by_k.columns)
+    shares = {k: _share(by_k[k] > 0) for k in ks}
+    weakest = min(ks, key=lambda k: shares[k][0])
+    share, se = shares[weakest]
+    single = len(by_k) == 1
+    rows.append({"conclusion": "cv_biased_upward", "statistic": f"share of samples with an upward bias, at the K where it is smallest (K = {weakest})",
+                 "criterion": "every K: share > 0.5 + 2 SE" if not single else "upward for every K",
+                 "estimate": share, "se": se, "held": bool(all(m > 0.5 + (0 if single else 2 * e) for m, e in shares.values()))})
+    falls = np.all(np.diff(by_k.to_numpy(), axis=1) < 0, axis=1)
+    share, se = _share(falls)
+    rows.append({"conclusion": "bias_falls_with_k", "statistic": f"share of samples whose bias falls at every step of K = {', '.join(map(str, ks))}",
+                 "criterion": f"share >= {almost_every}", "estimate": share, "se": se, "held": bool(share >= almost_every)})
+    loo = bias.loc[bias["K"] == bias["K"].max(), "spread_over_shuffles"]
+    rows.append({"conclusion": "loo_zero_spread", "statistic": "largest spread of the leave-one-out estimate over shuffles",
+                 "criterion": "exactly 0 on every sample", "estimate": float(loo.max()), "se": 0.0, "held": bool((loo == 0).all())})
+    middle = 5 if 5 in ks else ks[len(ks) // 2]
+    at_k = bias[bias["K"] == middle]
+    share, se = _share(at_k["spread_over_shuffles"] > at_k["std_error"])
+    rows.append({"conclusion": "std_error_understates_spread", "statistic": f"share of samples where the spread over shuffles exceeds one partition's standard error (K = {middle})",
+                 "criterion": "share > 0.5 + 2 SE" if not single else "spread > standard error", "estimate": share, "se": se,
+                 "held": bool(share > 0.5 + (0 if single else 2 * se))})
+    return rows
+
+
+def ridge_conclusions(exchange: pd.DataFrame) -> list[dict]:
+    """§8.2.3: the penalty buys expected risk with training risk."""
+    bought = ((exchange["expected_risk_fall_percent"] > 0) & (exchange["train_risk_rise_percent"] > 0)).to_numpy(float)
+    return [{"conclusion": "penalty_trades_train_for_expected", "statistic": "share of samples where the best lambda lowers expected risk and raises training risk",
+             "criterion": "share >= 0.9" if len(bought) > 1 else "true on the sample", "estimate": bought.mean(), "se": standard_error(bought),
+             "held": bool(bought.mean() >= (0.9 if len(bought) > 1 else 1.0))}]
+
+
+def side_by_side(document: list[dict], fresh: list[dict], words: dict[str, dict], datasets: dict[str, tuple[int, int]]) -> pd.DataFrame:
+    """One row per conclusion: the document's words, both scales, the verdict."""
+    fresh_by_id = {r["conclusion"]: r for r in fresh}
+    rows = []
+    for doc in document:
+        new = fresh_by_id[doc["conclusion"]]
+        w = words[doc["conclusion"]]
+        n_doc, n_new = datasets[doc["conclusion"]]
+        rows.append(
+            {
+                "conclusion": doc["conclusion"],
+                "document": w["document"],
+                "words": w["words"],
+                "statistic": new["statistic"],
+                "criterion": new["criterion"],
+                "document_datasets": n_doc,
+                "document_estimate": doc["estimate"],
+                "document_se": doc["se"],
+                "held_at_document_scale": doc["held"],
+                "new_datasets": n_new,
+                "new_estimate": new["estimate"],
+                "new_se": new["se"],
+                "held": new["held"],
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,215 @@
+"""One dataset of the shape-image kNN study of "Cross-Validation", section Example, start to end.
+
+Part 1 compares four estimates of one fixed classifier's accuracy (a stratified holdout, K-fold
+for each K, leave-one-out) with its true accuracy on fresh images; on one chosen dataset it also
+repeats the holdout and K-fold over new random partitions. Part 2 selects (blur, k) from a grid by
+K-fold CV and compares the winner's CV score, a nested estimate and the chosen model's true
+accuracy, for each of a nested sequence of candidate sets (the last is the whole grid, the
+document's selection).
+
+All random draws of a dataset come from one ``numpy.random.default_rng(seed)``, in the document's
+order: the labelled images, the fresh images, Part 1's partitions (holdout, each K), the
+repartitions (chosen dataset only), then Part 2's selection partition, the outer partition, and one
+inner partition per outer fold. Everything else is arithmetic on those draws, so a dataset's rows
+depend on its seed and the settings alone: any split of the datasets into shards gives the same rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
+from cvsuite.methods.knn import (
+    blurred_features,
+    has_row_ties,
+    held_out_predictions,
+    held_out_predictions_literal,
+    predict_all_k,
+    squared_distances,
+)
+from cvsuite.data.shape_images import draw_shape_images, shape_masks
+
+
+@dataclass(frozen=True)
+class ShapeStudySettings:
+    """Every parameter of the study; the defaults in config.yaml are the document's."""
+
+    images_per_class: int
+    fresh_per_class: int
+    image_size: int
+    max_shift: int
+    contrast: tuple[float, float]
+    noise_sd: float
+    sigmas: tuple[float, ...]
+    ks: tuple[int, ...]
+    fixed_sigma: float
+    fixed_k: int
+    holdout_folds: int
+    kfold_folds: tuple[int, ...]
+    repartition_seed: int
+    repartitions: int
+    repartition_folds: int
+    selection_folds: int
+    outer_folds: int
+    candidate_sets: tuple[tuple[tuple[float, ...], tuple[int, ...]], ...]
+
+    @classmethod
+    def from_config(cls, shape_images: dict, knn_estimators: dict, nested_optimism: dict) -> "ShapeStudySettings":
+        """Settings from the config blocks shape_images, knn_estimators (Part 1), nested_optimism (Part 2)."""
+        images, p1, p2 = shape_images["images"], knn_estimators, nested_optimism
+        return cls(
+            images_per_class=images["per_class"],
+            fresh_per_class=images["fresh_per_class"],
+            image_size=images["size"],
+            max_shift=images["max_shift"],
+            contrast=(images["contrast_low"], images["contrast_high"]),
+            noise_sd=images["noise_sd"],
+            sigmas=tuple(shape_images["grid"]["sigmas"]),
+            ks=tuple(shape_images["grid"]["ks"]),
+            fixed_sigma=p1["sigma"],
+            fixed_k=p1["k"],
+            holdout_folds=p1["holdout_folds"],
+            kfold_folds=tuple(p1["kfold_folds"]),
+            repartition_seed=p1["repartition_seed"],
+            repartitions=p1["repartitions"],
+            repartition_folds=p1["repartition_folds"],
+            selection_folds=p2["selection_folds"],
+            outer_folds=p2["outer_folds"],
+            candidate_sets=tuple((tuple(c["sigmas"]), tuple(c["ks"])) for c in p2["candidate_sets"]),
+        )
+
+    def estimator_names(self) -> list[str]:
+        """Part 1's estimators in draw order, named as the document prints them."""
+        return [f"holdout {round(100 / self.holdout_folds)}%"] + [f"{k}-fold" for k in self.kfold_folds] + ["leave-one-out"]
+
+
+@dataclass
+class DatasetResult:
+    """One dataset's rows for the three tables the study's gather steps combine."""
+
+    estimates: pd.DataFrame
+    repartitions: pd.DataFrame
+    selection: pd.DataFrame
+
+
+class _Dataset:
+    """The images of one dataset, their distances per blur, and lazily the fresh-image accuracies."""
+
+    def __init__(self, seed: int, s: ShapeStudySettings):
+        self.settings = s
+        self.rng = np.random.default_rng(seed)
+        masks = shape_masks(s.image_size)
+        self.n_classes = len(masks)
+        self.images, self.labels = draw_shape_images(s.images_per_class, self.rng, masks, s.max_shift, s.contrast, s.noise_sd)
+        self.fresh, self.fresh_labels = draw_shape_images(s.fresh_per_class, self.rng, masks, s.max_shift, s.contrast, s.noise_sd)
+        self.features = {sigma: blurred_features(self.images, sigma) for sigma in s.sigmas}
+        self.distances = np.stack([squared_distances(self.features[sigma], self.features[sigma]) for sigma in s.sigmas])
+        # Sort each distance row once; if two distances in a row tie, fall back to the document's
+        # per-fold sort, whose tie order a single sort cannot promise to match.
+        self.ranking = None if has_row_ties(self.distances) else np.argsort(self.distances, axis=-1)
+        self._true = {}
+
+    def true_accuracy(self, sigma: float, k: int) -> float:
+        """Accuracy on the fresh images of the model trained on all labelled images."""
+        if sigma not in self._true:
+            fresh = blurred_features(self.fresh, sigma)
+            distances = squared_distances(fresh, self.features[sigma])
+            predictions = predict_all_k(distances, self.labels, self.settings.ks, self.n_classes)
+            self._true[sigma] = (predictions == self.fresh_labels[:, None]).mean(axis=0)
+        return float(self._true[sigma][self.settings.ks.index(k)])
+
+    def hits(self, universe: np.ndarray, folds: list[np.ndarray], blur_rows=None) -> np.ndarray:
+        """Correct held-out predictions, shape (n_blurs, n_ks), pooled over the folds."""
+        rows = slice(None) if blur_rows is None else blur_rows
+        args = (self.labels, universe, folds, self.settings.ks, self.n_classes)
+        if self.ranking is not None:
+            tested, predictions = held_out_predictions(self.ranking[rows], *args)
+        else:
+            tested, predictions = held_out_predictions_literal(self.distances[rows], *args)
+        return (predictions == self.labels[tested][None, :, None]).sum(axis=1)
+
+    def fixed_accuracy(self, folds: list[np.ndarray]) -> float:
+        """The fixed classifier's pooled held-out accuracy: hits over held-out images."""
+        s = self.settings
+        row = s.sigmas.index(s.fixed_sigma)
+        hits = self.hits(np.arange(len(self.labels)), folds, blur_rows=[row])[0, s.ks.index(s.fixed_k)]
+        return float(hits / sum(len(f) for f in folds))
+
+
+def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
+    """Parts 1 and 2 of the document's Example for the dataset drawn from ``default_rng(seed)``."""
+    data = _Dataset(seed, s)
+    y, rng = data.labels, data.rng
+    everything = np.arange(len(y))
+
+    # Part 1: the fixed classifier, four estimates against its true accuracy.
+    true = data.true_accuracy(s.fixed_sigma, s.fixed_k)
+    partitions = [stratified_round_robin_folds(y, s.holdout_folds, rng)[:1]]
+    partitions += [stratified_round_robin_folds(y, k, rng) for k in s.kfold_folds]
+    partitions += [leave_one_out_folds(len(y))]
+    estimates = pd.DataFrame(
+        [
+            {
+                "dataset": seed,
+                "estimator": name,
+                "held_out_images": sum(len(f) for f in folds),
+                "estimate": data.fixed_accuracy(folds),
+                "true_accuracy": true,
+            }
+            for name, folds in zip(s.estimator_names(), partitions)
+        ]
+    )
+    estimates["error"] = estimates["estimate"] - estimates["true_accuracy"]
+
+    repeated = []
+    if seed == s.repartition_seed:
+        for r in range(s.repartitions):
+            holdout = stratified_round_robin_folds(y, s.holdout_folds, rng)[:1]
+            kfold = stratified_round_robin_folds(y, s.repartition_folds, rng)
+            repeated.append({"dataset": seed, "repetition": r, "estimator": s.estimator_names()[0], "estimate": data.fixed_accuracy(holdout)})
+            repeated.append({"dataset": seed, "repetition": r, "estimator": f"{s.repartition_folds}-fold", "estimate": data.fixed_accuracy(kfold)})
+    repartitions = pd.DataFrame(repeated, columns=["dataset", "repetition", "estimator", "estimate"])
+
+    # Part 2: selection over the grid, non-nested and nested, with the draws of the full procedure.
+    selection_hits = data.hits(everything, stratified_round_robin_folds(y, s.selection_folds, rng)).ravel()
+    inner_hits, outer_hits = [], []
+    for test in stratified_round_robin_folds(y, s.outer_folds, rng):
+        train = np.setdiff1d(everything, test)
+        inner = [train[f] for f in stratified_round_robin_folds(y[train], s.selection_folds, rng)]
+        inner_hits.append(data.hits(train, inner).ravel())
+        outer_hits.append(data.hits(everything, [test]).ravel())  # trained on the outer training set
+    settings = [(sigma, k) for sigma in s.sigmas for k in s.ks]  # the document's order: blur, then k
+    rows = []
+    for sigmas, ks in s.candidate_sets:
+        members = np.array([i for i, (sigma, k) in enumerate(settings) if sigma in sigmas and k in ks])
+        winner = members[np.argmax(selection_hits[members])]  # first best, as max() over a dict
+        nested_hits = sum(outer[members[np.argmax(inner[members])]] for inner, outer in zip(inner_hits, outer_hits))
+        sigma, k = settings[winner]
+        rows.append(
+            {
+                "dataset": seed,
+                "n_candidates": len(members),
+                "winner_sigma": sigma,
+                "winner_k": k,
+                "non_nested_score": selection_hits[winner] / len(y),
+                "nested_estimate": nested_hits / len(y),
+                "true_accuracy": data.true_accuracy(sigma, k),
+            }
+        )
+    selection = pd.DataFrame(rows)
+    selection["optimism"] = selection["non_nested_score"] - selection["true_accuracy"]
+    selection["nested_error"] = selection["nested_estimate"] - selection["true_accuracy"]
+    return DatasetResult(estimates, repartitions, selection)
+
+
+def simulate_datasets(seeds, s: ShapeStudySettings) -> DatasetResult:
+    """The rows of several datasets, in seed order."""
+    results = [simulate_dataset(seed, s) for seed in seeds]
+    return DatasetResult(
+        pd.concat([r.estimates for r in results], ignore_index=True),
+        pd.concat([r.repartitions for r in results], ignore_index=True),
+        pd.concat([r.selection for r in results], ignore_index=True),
+    )

@@ -1,0 +1,137 @@
+"""The list of studies (studies.yaml): what each one reads, writes and draws, kept in one place.
+
+The Snakefile takes every study's outputs from here, the comparison checks the registry against
+the tables declared here, the report takes its titles and order from here, and the tests check
+that what a study writes is what it declares.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+FIGURE_FORMATS = ("png", "svg")
+
+
+class CatalogError(ValueError):
+    """studies.yaml says something the workflow cannot use; the message names the study and key."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """One study or simulation step: its tables (with columns) and figures under its name."""
+
+    name: str
+    tables: dict[str, list[str]]
+    figures: list[str] = field(default_factory=list)
+    title: str = ""
+    source: str = ""
+    config: list[str] = field(default_factory=list)
+    report_tables: dict[str, list[str]] = field(default_factory=dict)
+    recovered_data: bool = False
+
+    def table_path(self, table: str, folder: str = "") -> str:
+        """results/<study>[/<folder>]/<table>.csv"""
+        return "/".join(p for p in ("results", self.name, folder, f"{table}.csv") if p)
+
+    def figure_path(self, figure: str, fmt: str = "png") -> str:
+        return f"figures/{self.name}/{figure}.{fmt}"
+
+    def outputs(self, folder: str = "") -> dict[str, str]:
+        """Every file the study writes, by output name: tables by their name, figures as
+        ``<figure>_png`` and ``<figure>_svg``, and ``provenance``."""
+        files = {table: self.table_path(table, folder) for table in self.tables}
+        for figure in self.figures:
+            for fmt in FIGURE_FORMATS:
+                files[figure_key(figure, fmt)] = self.figure_path(figure, fmt)
+        files["provenance"] = "/".join(p for p in ("results", self.name, folder, "provenance.json") if p)
+        return files
+
+
+def figure_key(figure: str, fmt: str) -> str:
+    """The output name of one format of a figure: ``<figure>_png``, ``<figure>_svg``."""
+    return f"{figure}_{fmt}"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    steps: dict[str, Study]
+    studies: dict[str, Study]
+
+    def table_columns(self) -> dict[str, list[str]]:
+        """Every study's tables as ``<study>/<table>.csv`` (the registry's spelling) -> columns."""
+        return {f"{s.name}/{t}.csv": cols for s in self.studies.values() for t, cols in s.tables.items()}
+
+
+def load_catalog(path: str | Path) -> Catalog:
+    """Read and check studies.yaml; CatalogError naming the study and key that is wrong."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise CatalogError(f"{path}: cannot read the list of studies ({err.strerror})") from None
+    if not isinstance(raw, dict) or set(raw) != {"steps", "studies"}:
+        raise CatalogError(f"{path}: must hold exactly the two blocks 'steps' and 'studies'")
+    steps = {name: _study(path, name, body, step=True) for name, body in (raw["steps"] or {}).items()}
+    studies = {name: _study(path, name, body, step=False) for name, body in (raw["studies"] or {}).items()}
+    clash = set(steps) & set(studies)
+    if clash:
+        raise CatalogError(f"{path}: {', '.join(sorted(clash))} listed both as a step and as a study")
+    return Catalog(steps=steps, studies=studies)
+
+
+_STUDY_KEYS = {"title", "source", "config", "tables", "figures", "report_tables", "recovered_data"}
+_STEP_KEYS = {"tables"}
+
+
+def _study(path: Path, name: str, body, step: bool) -> Study:
+    where = f"{path}: {'steps' if step else 'studies'}.{name}"
+    if not isinstance(body, dict):
+        raise CatalogError(f"{where}: must be a mapping")
+    allowed = _STEP_KEYS if step else _STUDY_KEYS
+    unknown = set(body) - allowed
+    if unknown:
+        raise CatalogError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}")
+    if not step:
+        for key in ("title", "source", "config"):
+            if not body.get(key):
+                raise CatalogError(f"{where}.{key} is missing")
+    tables = body.get("tables") or {}
+    if not tables or not all(isinstance(c, list) and c for c in tables.values()):
+        raise CatalogError(f"{where}.tables: every table needs a list of its columns")
+    figures = list(body.get("figures") or [])
+    for figure in figures:
+        if any(figure_key(figure, fmt) in tables for fmt in FIGURE_FORMATS):
+            raise CatalogError(f"{where}.figures: '{figure}' clashes with a table's output name")
+    report_tables = body.get("report_tables") or {}
+    for table, columns in report_tables.items():
+        if table not in tables or not set(columns) <= set(tables[table]):
+            raise CatalogError(f"{where}.report_tables.{table}: not a table of the study, or columns it does not have")
+    return Study(name=name, tables={t: [str(c) for c in cols] for t, cols in tables.items()}, figures=figures,
+                 title=body.get("title", ""), source=body.get("source", ""), config=list(body.get("config") or []),
+                 report_tables=report_tables, recovered_data=bool(body.get("recovered_data", False)))
+
+
+def columns_match(declared: list[str], actual: list[str]) -> bool:
+    """Whether a table's columns are the declared ones, in order; ``prefix_*`` stands for one or more."""
+    i = 0
+    for pattern in declared:
+        if pattern.endswith("*"):
+            start = i
+            while i < len(actual) and fnmatch.fnmatchcase(actual[i], pattern):
+                i += 1
+            if i == start:
+                return False
+        elif i < len(actual) and actual[i] == pattern:
+            i += 1
+        else:
+            return False
+    return i == len(actual)
+
+
+def declares_column(declared: list[str], column: str) -> bool:
+    """Whether a table declared with these columns can hold ``column``."""
+    return any(fnmatch.fnmatchcase(column, pattern) if pattern.endswith("*") else column == pattern for pattern in declared)

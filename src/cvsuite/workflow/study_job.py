@@ -1,0 +1,72 @@
+"""Where an entry point in experiments/ meets Snakemake: run one study and write what it returns.
+
+An entry point is a function from a ``Job`` (the study's config blocks and its input files) to a
+``StudyResult`` (tables and figures by name). ``run_job`` calls it with the job's log open and
+one BLAS thread per Snakemake thread, then writes every table and figure to the output of the same
+name and the provenance file, refusing a result whose tables or columns are not the ones the rule
+declares (studies.yaml). So no entry point writes a file itself, and none can forget one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pandas as pd
+
+from cvsuite.workflow.catalog import FIGURE_FORMATS, columns_match, figure_key
+from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+
+
+@dataclass
+class Job:
+    """What an entry point reads: config blocks by name, input files by name, wildcards."""
+
+    config: dict[str, Any]
+    input: Any
+    wildcards: Any = None
+
+
+@dataclass
+class StudyResult:
+    """What an entry point returns: tables and figures by name, and notes for its provenance."""
+
+    tables: dict[str, pd.DataFrame]
+    figures: dict[str, Any] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+class OutputMismatch(RuntimeError):
+    """A study returned tables, columns or figures other than the ones its rule declares."""
+
+
+def run_job(snakemake, compute: Callable[[Job], StudyResult]) -> None:
+    """Run ``compute`` for this Snakemake job and write its result (see the module's docstring)."""
+    from threadpoolctl import threadpool_limits
+
+    params = snakemake.params
+    with logged_to(snakemake.log[0]):
+        # Parallelism belongs to Snakemake jobs: BLAS threads inside a job only slow it down, and one
+        # thread keeps the last bits of every matrix product independent of the machine's cores.
+        with threadpool_limits(limits=snakemake.threads):
+            result = compute(Job(config=dict(params.blocks), input=snakemake.input, wildcards=snakemake.wildcards))
+        write_result(snakemake.rule, result, snakemake.output, params.blocks, params.columns)
+
+
+def write_result(study: str, result: StudyResult, output, blocks: dict, columns: dict[str, list[str]]) -> None:
+    """Check the result against the declared tables and figures, then write it, tables first."""
+    declared = set(columns)
+    if set(result.tables) != declared:
+        raise OutputMismatch(f"{study}: wrote tables {sorted(result.tables)}, declared {sorted(declared)} (studies.yaml)")
+    for name, table in result.tables.items():
+        if not columns_match(columns[name], [str(c) for c in table.columns]):
+            raise OutputMismatch(f"{study}: table '{name}' has columns {list(table.columns)}, declared {columns[name]} (studies.yaml)")
+    figures = {key for key in output.keys() if key.endswith(tuple(f"_{fmt}" for fmt in FIGURE_FORMATS))}
+    drawn = {figure_key(name, fmt) for name in result.figures for fmt in FIGURE_FORMATS}
+    if drawn != figures:
+        raise OutputMismatch(f"{study}: drew {sorted(result.figures)}, declared {sorted({f.rsplit('_', 1)[0] for f in figures})} (studies.yaml)")
+    for name, table in result.tables.items():
+        write_table(table, output[name])
+    write_provenance(output.provenance, study, {**blocks, **result.provenance})
+    for name, figure in result.figures.items():
+        save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS])
