@@ -4,6 +4,9 @@
 # is in src/cvsuite and the entry points in experiments/. Nothing here computes.
 
 
+configfile: "config.yaml"
+
+
 include: "rules/common.smk"
 
 
@@ -71,15 +74,8 @@ rule degree_sweep:
 
 
 # "Cross-Validation", Example: datasets are independent, so they are simulated in shards of seeds
-# that run side by side; knn_estimators (Part 1) and nested_optimism (Part 2) gather them. The
-# shards' parameters leave out the seed range and shard size, which only decide the file names.
-SHAPE = config["shape_images"]
-SHAPE_SHARDS = shard_ranges(SHAPE["first_seed"], SHAPE["datasets"], SHAPE["datasets_per_shard"])
-SHAPE_SIMULATION = {
-    "shape_images": {"images": SHAPE["images"], "grid": SHAPE["grid"]},
-    "knn_estimators": config["knn_estimators"],
-    "nested_optimism": config["nested_optimism"],
-}
+# that run side by side (the plans are in rules/common.smk); knn_estimators (Part 1) and
+# nested_optimism (Part 2) gather them.
 
 
 rule shape_image_datasets:
@@ -129,12 +125,6 @@ rule nested_optimism:
 
 
 # The variance of a CV estimate on many fresh shape-image datasets, sharded the same way.
-CV_VARIANCE = config["cv_variance"]
-CV_VARIANCE_SHARDS = shard_ranges(CV_VARIANCE["first_seed"], CV_VARIANCE["datasets"], CV_VARIANCE["datasets_per_shard"])
-CV_VARIANCE_SIMULATION = {
-    "cv_variance": {k: v for k, v in CV_VARIANCE.items() if k not in ("datasets", "first_seed", "datasets_per_shard")},
-    "shape_images": {"images": SHAPE["images"]},
-}
 
 
 rule cv_variance_datasets:
@@ -315,13 +305,6 @@ rule twelve_points:
 
 # Robustness: the conclusions re-scored on fresh seeds, disjoint from the documents', at a larger
 # scale. The fresh shape-image datasets are more shards of shape_image_datasets.
-ROBUST = config["robustness"]
-ROBUST_SHAPE_SHARDS = shard_ranges(ROBUST["shape_first_seed"], ROBUST["shape_datasets"], ROBUST["datasets_per_shard"])
-ROBUST_SINE_SHARDS = shard_ranges(ROBUST["sine_first_seed"], ROBUST["sine_datasets"], ROBUST["datasets_per_shard"])
-FRESH_SINE = {
-    **{block: config[block] for block in ("sine_data", "ridge_path", "k_bias")},
-    "robustness": {k: ROBUST[k] for k in ("sine_test_seed_offset", "sine_shuffles")},
-}
 
 
 rule fresh_sine_datasets:
@@ -360,13 +343,6 @@ rule robustness:
         "logs/robustness.log",
     script:
         "experiments/robustness.py"
-
-
-# Refuse a malformed registry row before any job runs, naming the row.
-try:
-    read_registry(REGISTRY, known_tables=set(CATALOG.table_columns()))
-except RegistryError as err:
-    sys.exit(str(err))
 
 
 rule compare:

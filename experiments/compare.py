@@ -18,8 +18,11 @@ from cvsuite.workflow.outputs import logged_to, write_table, write_text
 
 def main(registry_path: str, catalog_path: str, out) -> None:
     catalog = load_catalog(catalog_path)
-    by_name = {f"{study.name}/{table}.csv": pd.read_csv(study.table_path(table), keep_default_na=False, na_values=[""])
-               for study in catalog.studies.values() for table in study.tables}
+    by_name = {
+        f"{study.name}/{table}.csv": pd.read_csv(study.table_path(table), keep_default_na=False, na_values=[""])
+        for study in catalog.studies.values()
+        for table in study.tables
+    }
     claims = read_registry(registry_path, known_tables=set(by_name))
     recovered = {study.name for study in catalog.studies.values() if study.recovered_data}
     comparison = mark_recovered_data(compare(claims, by_name), recovered)
@@ -29,11 +32,17 @@ def main(registry_path: str, catalog_path: str, out) -> None:
     sections = []
     for study in catalog.studies.values():
         figures = [study.figure_path(f) for f in study.figures]
-        captioned = [(Path("..", f).as_posix() if report_dir == Path("results") else f, caption_of(study.name, f))
-                     for f in figures]
-        shown = [(f"{study.name}/{table}.csv", by_name[f"{study.name}/{table}.csv"][columns])
-                 for table, columns in study.report_tables.items()]
-        sections.append(StudySection(name=study.name, title=study.title, source=study.source, figures=captioned, tables=shown))
+        captioned = [
+            (Path("..", f).as_posix() if report_dir == Path("results") else f, caption_of(study.name, f))
+            for f in figures
+        ]
+        shown = [
+            (f"{study.name}/{table}.csv", by_name[f"{study.name}/{table}.csv"][columns])
+            for table, columns in study.report_tables.items()
+        ]
+        sections.append(
+            StudySection(name=study.name, title=study.title, source=study.source, figures=captioned, tables=shown)
+        )
     write_text(render_report(comparison, sections), out.report)
     print(comparison["status"].value_counts().to_string())
 

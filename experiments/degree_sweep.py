@@ -18,8 +18,10 @@ def main(job: Job) -> StudyResult:
     degrees = np.arange(params["min_degree"], params["max_degree"] + 1)
     sweep = degree_sweep(x, y, x_test, y_test, degrees, data["half_width"])
     summary = degree_sweep_summary(sweep)
-    return StudyResult(tables={"degree_sweep": sweep, "summary": summary},
-                       figures={"risk_and_norm_by_degree": figures.risk_and_norm_by_degree(sweep, summary.iloc[0], len(y))})
+    return StudyResult(
+        tables={"degree_sweep": sweep, "summary": summary},
+        figures={"risk_and_norm_by_degree": figures.risk_and_norm_by_degree(sweep, summary.iloc[0], len(y))},
+    )
 
 
 if __name__ == "__main__":

@@ -15,13 +15,23 @@ def main(job: Job) -> StudyResult:
     start, stop = int(job.wildcards.start), int(job.wildcards.stop)
     exchanges, biases = [], []
     for seed in range(start, stop):
-        exchange, bias = fresh_sine_rows(seed, seed + rob["sine_test_seed_offset"], data=blocks["sine_data"],
-                                         ridge=blocks["ridge_path"], k_bias=blocks["k_bias"], shuffles=rob["sine_shuffles"])
+        exchange, bias = fresh_sine_rows(
+            seed,
+            seed + rob["sine_test_seed_offset"],
+            data=blocks["sine_data"],
+            ridge=blocks["ridge_path"],
+            k_bias=blocks["k_bias"],
+            shuffles=rob["sine_shuffles"],
+        )
         exchanges.append(exchange)
         biases.append(bias)
-    return StudyResult(tables={"ridge_exchange": pd.concat(exchanges, ignore_index=True),
-                               "k_bias": pd.concat(biases, ignore_index=True)},
-                       provenance={"seeds": [start, stop - 1]})
+    return StudyResult(
+        tables={
+            "ridge_exchange": pd.concat(exchanges, ignore_index=True),
+            "k_bias": pd.concat(biases, ignore_index=True),
+        },
+        provenance={"seeds": [start, stop - 1]},
+    )
 
 
 if __name__ == "__main__":

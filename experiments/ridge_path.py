@@ -22,8 +22,13 @@ def main(job: Job) -> StudyResult:
     table = ridge_path(train_design, y, test_design, y_test, np.array(params["lambdas"], dtype=float))
     table.insert(1, "degree", params["degree"])
     table.insert(2, "n_parameters", params["degree"] + 1)
-    grid = ridge_path(train_design, y, test_design, y_test,
-                      np.geomspace(params["grid_start"], params["grid_stop"], params["grid_points"]))
+    grid = ridge_path(
+        train_design,
+        y,
+        test_design,
+        y_test,
+        np.geomspace(params["grid_start"], params["grid_stop"], params["grid_points"]),
+    )
     unregularised = ridge_path(train_design, y, test_design, y_test, np.array([0.0])).iloc[0]
     summary = best_lambda_summary(unregularised, grid)
 
@@ -34,10 +39,19 @@ def main(job: Job) -> StudyResult:
     exchange = worked_example_exchange(worked, float(we["lambdas"][0]), float(we["lambdas"][1]))
 
     return StudyResult(
-        tables={"lambda_table": table, "lambda_grid": grid, "summary": summary, "worked_example": worked,
-                "worked_example_exchange": exchange},
-        figures={"risk_and_norm_path": figures.risk_and_norm_path(grid, summary.iloc[0], params["degree"], data["train_size"]),
-                 "worked_example": figures.worked_example(worked, we_x, we_y)},
+        tables={
+            "lambda_table": table,
+            "lambda_grid": grid,
+            "summary": summary,
+            "worked_example": worked,
+            "worked_example_exchange": exchange,
+        },
+        figures={
+            "risk_and_norm_path": figures.risk_and_norm_path(
+                grid, summary.iloc[0], params["degree"], data["train_size"]
+            ),
+            "worked_example": figures.worked_example(worked, we_x, we_y),
+        },
     )
 
 

@@ -1,5 +1,5 @@
-# What every rule of the Snakefile shares: the checked config, the list of studies, the library
-# stamp, each study's outputs and parameters, and the shard plans of the simulation steps.
+# Helpers the Snakefile shares: the checked config, the list of studies, the library stamp, each
+# study's outputs and parameters, and the shard plans of the simulation steps.
 
 import hashlib
 import sys
@@ -9,9 +9,6 @@ from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.shards import shard_ranges
-
-
-configfile: "config.yaml"
 
 
 # Refuse a bad config before any job runs: one message naming each bad key, nothing written.
@@ -26,6 +23,12 @@ except CatalogError as err:
     sys.exit(str(err))
 
 REGISTRY = "registry/published_numbers.csv"
+# Refuse a malformed registry row before any job runs, naming the row.
+try:
+    read_registry(REGISTRY, known_tables=set(CATALOG.table_columns()))
+except RegistryError as err:
+    sys.exit(str(err))
+
 # One input stands for the whole library: a file holding the content hash of src/cvsuite. The rule
 # that writes it reruns when the hash changes (its params), and then every study reruns after it,
 # so no table outlives the code that made it.
@@ -35,7 +38,8 @@ LIBRARY = "results/library.sha256"
 def library_digest():
     digest = hashlib.sha256()
     for path in sorted(Path(workflow.basedir, "src", "cvsuite").rglob("*.py")):
-        digest.update(path.relative_to(workflow.basedir).as_posix().encode() + b"\0" + path.read_bytes())
+        digest.update(f"{path.relative_to(workflow.basedir).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
@@ -70,3 +74,30 @@ def study_tables(names):
 
 def study_figures(names):
     return [study(n).figure_path(f) for n in names for f in study(n).figures]
+
+
+# Shard plans: the seed ranges of each simulation step, and the parameters its shards get. These
+# leave out the seed range and the shard size, which only decide the file names, so a new split
+# reruns nothing it need not.
+SHAPE = config["shape_images"]
+SHAPE_SHARDS = shard_ranges(SHAPE["first_seed"], SHAPE["datasets"], SHAPE["datasets_per_shard"])
+SHAPE_SIMULATION = {
+    "shape_images": {"images": SHAPE["images"], "grid": SHAPE["grid"]},
+    "knn_estimators": config["knn_estimators"],
+    "nested_optimism": config["nested_optimism"],
+}
+
+CV_VARIANCE = config["cv_variance"]
+CV_VARIANCE_SHARDS = shard_ranges(CV_VARIANCE["first_seed"], CV_VARIANCE["datasets"], CV_VARIANCE["datasets_per_shard"])
+CV_VARIANCE_SIMULATION = {
+    "cv_variance": {k: v for k, v in CV_VARIANCE.items() if k not in ("datasets", "first_seed", "datasets_per_shard")},
+    "shape_images": {"images": SHAPE["images"]},
+}
+
+ROBUST = config["robustness"]
+ROBUST_SHAPE_SHARDS = shard_ranges(ROBUST["shape_first_seed"], ROBUST["shape_datasets"], ROBUST["datasets_per_shard"])
+ROBUST_SINE_SHARDS = shard_ranges(ROBUST["sine_first_seed"], ROBUST["sine_datasets"], ROBUST["datasets_per_shard"])
+FRESH_SINE = {
+    **{block: config[block] for block in ("sine_data", "ridge_path", "k_bias")},
+    "robustness": {k: ROBUST[k] for k in ("sine_test_seed_offset", "sine_shuffles")},
+}

@@ -10,7 +10,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = ("Snakefile", "rules", "studies.yaml", "config.yaml", "schemas", "registry", "report", "experiments", "profiles", "src")
+WORKFLOW_FILES = (
+    "Snakefile",
+    "rules",
+    "studies.yaml",
+    "config.yaml",
+    "schemas",
+    "registry",
+    "report",
+    "experiments",
+    "profiles",
+    "src",
+)
 
 
 def copy_workflow(destination: Path) -> Path:

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-
 from conftest import snakemake
 
 pytestmark = pytest.mark.workflow

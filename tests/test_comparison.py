@@ -6,12 +6,28 @@ from cvsuite.published.registry import Claim, RegistryError
 
 
 def claim(**fields) -> Claim:
-    base = dict(id="demo.x", document="Doc", section="S", where="w", published="0.1528", comparison="rounded",
-                tolerance=None, table="s/t.csv", row="K=2", column="value", figure="", note="")
+    base = dict(
+        id="demo.x",
+        document="Doc",
+        section="S",
+        where="w",
+        published="0.1528",
+        comparison="rounded",
+        tolerance=None,
+        table="s/t.csv",
+        row="K=2",
+        column="value",
+        figure="",
+        note="",
+    )
     return Claim(**{**base, **fields})
 
 
-TABLES = {"s/t.csv": pd.DataFrame({"K": [2, 5], "value": [0.152753, 0.2], "value_se": [0.01, 0.01], "flag": ["True", "False"]})}
+TABLES = {
+    "s/t.csv": pd.DataFrame(
+        {"K": [2, 5], "value": [0.152753, 0.2], "value_se": [0.01, 0.01], "flag": ["True", "False"]}
+    )
+}
 
 
 def test_matching_digits_read_reproduced_and_others_differ():
@@ -56,7 +72,13 @@ def test_a_claim_pointing_nowhere_names_its_id(fields, message):
 
 def test_verdict_counts_cover_every_status():
     result = compare([claim(), claim(id="demo.y", published="9.9")], TABLES)
-    assert verdict_counts(result) == {"reproduced": 1, "reproduced from recovered data": 0, "consistent": 0, "differs": 1, "not reproducible": 0}
+    assert verdict_counts(result) == {
+        "reproduced": 1,
+        "reproduced from recovered data": 0,
+        "consistent": 0,
+        "differs": 1,
+        "not reproducible": 0,
+    }
 
 
 def test_numbers_from_recovered_data_say_so():

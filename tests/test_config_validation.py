@@ -3,10 +3,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import ROOT, snakemake
 
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
-
-from conftest import ROOT, snakemake
 
 SCHEMA = load_schema(ROOT / "schemas" / "config.schema.yaml")
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
@@ -85,7 +84,10 @@ def listing(folder: Path) -> dict:
         ("sine_data={noise: -1}", "sine_data.noise = -1.0"),
         ("k_bias={speed: 3}", "k_bias.speed is not a known key"),
         ("k_bais={folds: [2]}", "k_bais is not a known key"),
-        ("shape_images={datasets_per_shard: 50}", "shape_images.datasets_per_shard = 50: more than shape_images.datasets = 40"),
+        (
+            "shape_images={datasets_per_shard: 50}",
+            "shape_images.datasets_per_shard = 50: more than shape_images.datasets = 40",
+        ),
         ("shape_images={grid: {sigmas: []}}", "shape_images.grid.sigmas = []"),
         ("k_bias={shuffles: many}", "k_bias.shuffles = 'many'"),
     ],

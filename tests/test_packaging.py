@@ -3,14 +3,18 @@
 import re
 
 import yaml
-
 from conftest import ROOT
 
 
 def quick_start_commands() -> list[str]:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = re.search(r"^## Quick start\n(.*?)(?=^## )", readme, re.S | re.M).group(1)
-    return [line.strip() for block in re.findall(r"```(?:sh|bash)?\n(.*?)```", section, re.S) for line in block.splitlines() if line.strip()]
+    return [
+        line.strip()
+        for block in re.findall(r"```(?:sh|bash)?\n(.*?)```", section, re.S)
+        for line in block.splitlines()
+        if line.strip()
+    ]
 
 
 def test_quick_start_is_two_commands_and_ci_runs_the_second():
@@ -37,6 +41,54 @@ def test_environment_yml_pins_the_versions_of_pyproject():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     ours = pinned(project["dependencies"] + project["optional-dependencies"]["test"])
-    conda = pinned(d for d in yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"] if isinstance(d, str))
+    conda = pinned(
+        d for d in yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"] if isinstance(d, str)
+    )
     for name in ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "snakemake", "pytest"):
         assert conda[name] == ours[name], name
+
+
+def imported_top_level(paths) -> set[str]:
+    import ast
+
+    names = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return names
+
+
+def declared_distributions(extras=()) -> set[str]:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = project["dependencies"] + [r for extra in extras for r in project["optional-dependencies"][extra]]
+    return {re.match(r"^([A-Za-z0-9_.-]+)", r).group(1).lower().replace("_", "-") for r in requirements}
+
+
+def undeclared(paths, extras=()) -> dict[str, list[str]]:
+    import sys
+    from importlib.metadata import packages_distributions
+
+    owners = packages_distributions()
+    declared = declared_distributions(extras)
+    missing = {}
+    for name in sorted(imported_top_level(paths)):
+        if name in sys.stdlib_module_names or name in ("cvsuite", "conftest", "__future__"):
+            continue
+        distributions = [d.lower().replace("_", "-") for d in owners.get(name, [name])]
+        if not any(d in declared for d in distributions):
+            missing[name] = distributions
+    return missing
+
+
+def test_every_import_of_the_workflow_is_a_declared_dependency():
+    code = [*(ROOT / "src").rglob("*.py"), *(ROOT / "experiments").glob("*.py"), *(ROOT / "benchmarks").glob("*.py")]
+    assert undeclared(code) == {}
+
+
+def test_every_import_of_the_tests_is_declared_with_the_test_extra():
+    assert undeclared(list((ROOT / "tests").rglob("*.py")), extras=("test",)) == {}

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow
@@ -54,8 +53,14 @@ def test_a_run_killed_midway_restarts_to_the_same_tables(tmp_path):
     "edit, named",
     [
         (lambda rows: rows + [rows[1]], "repeats the id of line 2"),
-        (lambda rows: [rows[0], rows[1].replace(",862,rounded,", ",8.6.2,rounded,"), *rows[2:]], "rcv.intro.ratio-at-degree-15"),
-        (lambda rows: [rows[0], rows[1].replace("degree_sweep/summary.csv", "degree_sweep/nowhere.csv"), *rows[2:]], "no study produces the table 'degree_sweep/nowhere.csv'"),
+        (
+            lambda rows: [rows[0], rows[1].replace(",862,rounded,", ",8.6.2,rounded,"), *rows[2:]],
+            "rcv.intro.ratio-at-degree-15",
+        ),
+        (
+            lambda rows: [rows[0], rows[1].replace("degree_sweep/summary.csv", "degree_sweep/nowhere.csv"), *rows[2:]],
+            "no study produces the table 'degree_sweep/nowhere.csv'",
+        ),
         (lambda rows: [rows[0], ",".join(rows[1].split(",")[:5]), *rows[2:]], "wrong number of fields"),
     ],
 )
@@ -90,6 +95,8 @@ def test_the_workflow_needs_no_network(tmp_path):
     if probe.returncode != 0:
         pytest.skip("this kernel refuses unprivileged network namespaces")
     command = ["unshare", "-rn", sys.executable, "-m", "snakemake", *TARGETS, "ridge_path", "--cores", "2", *SMALL]
-    run = subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=600, env={**os.environ, "HOME": str(tmp_path)})
+    run = subprocess.run(
+        command, cwd=workdir, capture_output=True, text=True, timeout=600, env={**os.environ, "HOME": str(tmp_path)}
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     assert (workdir / "results" / "knn_estimators" / "summary.csv").exists()

@@ -6,7 +6,6 @@ It fails, with a readable table, when any registered number does not read `repro
 
 import pandas as pd
 import pytest
-
 from conftest import snakemake
 
 pytestmark = pytest.mark.workflow
@@ -51,7 +50,9 @@ def test_the_report_shows_the_verdict_and_every_figure(finished_workflow):
 def test_every_results_folder_records_its_provenance(finished_workflow):
     import json
 
-    folders = {table.parent for table in (finished_workflow / "results").rglob("*.csv")} - {finished_workflow / "results"}
+    folders = {table.parent for table in (finished_workflow / "results").rglob("*.csv")} - {
+        finished_workflow / "results"
+    }
     assert folders
     for folder in folders:
         if folder.is_dir():
@@ -79,9 +80,19 @@ def chromium() -> str | None:
 def headless_dom(browser: str, page, profile) -> str:
     import subprocess
 
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={profile}", "--virtual-time-budget=10000", "--dump-dom"]
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+    ]
     done = subprocess.run([browser, *flags, page.as_uri()], capture_output=True, text=True, timeout=180)
     return done.stdout
 
@@ -123,10 +134,16 @@ def test_the_html_report_opens_in_chromium_and_shows_every_figure(finished_workf
         assert study in dom, f"the report's menu lacks {study}"
     # Decode every embedded figure in the browser: the page counts the images it could draw.
     probe = tmp_path / "probe.html"
-    probe.write_text(html.replace("</body>", """<script>
+    probe.write_text(
+        html.replace(
+            "</body>",
+            """<script>
       let drawn = 0; const names = Object.keys(results);
       names.forEach(n => { const i = new Image(); i.onload = () => { if (i.naturalWidth > 0) drawn++;
         document.body.setAttribute('data-drawn', drawn + '/' + names.length); }; i.src = results[n].data_uri; });
-    </script></body>"""), encoding="utf-8")
+    </script></body>""",
+        ),
+        encoding="utf-8",
+    )
     dom = headless_dom(browser, probe, tmp_path / "profile-probe")
     assert f'data-drawn="{len(results)}/{len(results)}"' in dom

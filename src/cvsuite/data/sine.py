@@ -31,8 +31,9 @@ def mean_squared_error(y: np.ndarray, prediction: np.ndarray) -> float:
     return float(np.mean((y - prediction) ** 2))
 
 
-def train_and_test(*, train_size: int, train_seed: int, test_size: int, test_seed: int, noise: float,
-                   half_width: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def train_and_test(
+    *, train_size: int, train_seed: int, test_size: int, test_seed: int, noise: float, half_width: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The listing's training sample ``make(25, seed=3)`` and test sample ``make(4000, seed=99)``.
 
     Keyword arguments as the config block sine_data names them; returns x, y, x_test, y_test.

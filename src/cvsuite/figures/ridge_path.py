@@ -15,21 +15,40 @@ def risk_and_norm_path(grid: pd.DataFrame, best: pd.Series, degree: int, n_train
     fig, (risk_ax, norm_ax) = style.subplots(1, 2, figsize=(10, 4))
     risk_ax.plot(grid["lambda"], grid["train_risk"], color=style.TRAIN, label="training risk")
     risk_ax.plot(grid["lambda"], grid["expected_risk"], color=style.EXPECTED, label="expected risk (4,000 test points)")
-    risk_ax.axhline(best["unregularised_expected_risk"], color=style.REFERENCE, linestyle=":",
-                    label=f"unregularised expected risk {best['unregularised_expected_risk']:.6f}")
+    risk_ax.axhline(
+        best["unregularised_expected_risk"],
+        color=style.REFERENCE,
+        linestyle=":",
+        label=f"unregularised expected risk {best['unregularised_expected_risk']:.6f}",
+    )
     risk_ax.axvline(best["best_lambda"], color=style.REFERENCE, linewidth=0.8)
-    risk_ax.set(xscale="log", yscale="log", xlabel="regularisation parameter λ (log scale)",
-                ylabel="mean squared error (log scale)", title="Risks along the ridge path")
+    risk_ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="regularisation parameter λ (log scale)",
+        ylabel="mean squared error (log scale)",
+        title="Risks along the ridge path",
+    )
     risk_ax.legend(loc="lower right")
     norm_ax.plot(grid["lambda"], grid["theta_norm"], color="black")
-    norm_ax.axvline(best["best_lambda"], color=style.REFERENCE, linewidth=0.8,
-                    label=f"best λ = {best['best_lambda']:.3e}, ||θ|| = {best['best_theta_norm']:.4f}")
-    norm_ax.set(xscale="log", yscale="log", xlabel="regularisation parameter λ (log scale)",
-                ylabel="||θ|| (log scale)", title="Parameter norm along the ridge path")
+    norm_ax.axvline(
+        best["best_lambda"],
+        color=style.REFERENCE,
+        linewidth=0.8,
+        label=f"best λ = {best['best_lambda']:.3e}, ||θ|| = {best['best_theta_norm']:.4f}",
+    )
+    norm_ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="regularisation parameter λ (log scale)",
+        ylabel="||θ|| (log scale)",
+        title="Parameter norm along the ridge path",
+    )
     norm_ax.legend(loc="upper right")
     fig.suptitle(
         f"Degree {degree} on {n_train} points: at λ = {best['best_lambda']:.1e} the expected risk falls "
-        f"{best['expected_risk_fall_percent']:.0f}% while the training risk rises {best['train_risk_rise_percent']:.0f}%"
+        f"{best['expected_risk_fall_percent']:.0f}% while the training risk rises "
+        f"{best['train_risk_rise_percent']:.0f}%"
     )
     return fig
 
@@ -42,7 +61,10 @@ def worked_example(worked: pd.DataFrame, x: np.ndarray, y: np.ndarray) -> Figure
     ax.plot(lam, closed, color="black", label="closed form θ(λ) = (x·y/N) / (x·x/N + λ)")
     solved = worked[worked["theta_numerical"].notna()]
     ax.plot(solved["lambda"], solved["theta_numerical"], "o", color=style.EXPECTED, label="numerical ridge solve")
-    ax.set(xlabel="regularisation parameter λ", ylabel="coefficient θ",
-           title=f"Worked example: θ(1) / θ(0) = {worked_example_theta(1.0, x, y) / worked_example_theta(0.0, x, y):.2f}")
+    ax.set(
+        xlabel="regularisation parameter λ",
+        ylabel="coefficient θ",
+        title=f"Worked example: θ(1) / θ(0) = {worked_example_theta(1.0, x, y) / worked_example_theta(0.0, x, y):.2f}",
+    )
     ax.legend()
     return fig

@@ -165,8 +165,14 @@ def fold_size_range(n: int, n_folds: int) -> dict:
     The sizes of ``consecutive_folds``, which every chunked construction shares.
     """
     sizes = np.array([len(fold) for fold in consecutive_folds(n, n_folds)])
-    return {"samples": n, "folds": n_folds, "validation_size_min": int(sizes.min()), "validation_size_max": int(sizes.max()),
-            "train_size_min": int(n - sizes.max()), "train_size_max": int(n - sizes.min())}
+    return {
+        "samples": n,
+        "folds": n_folds,
+        "validation_size_min": int(sizes.min()),
+        "validation_size_max": int(sizes.max()),
+        "train_size_min": int(n - sizes.max()),
+        "train_size_max": int(n - sizes.min()),
+    }
 
 
 def training_sizes(n: int, folds: list[np.ndarray]) -> np.ndarray:

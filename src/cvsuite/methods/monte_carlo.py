@@ -46,7 +46,9 @@ def ratio_and_se(numerators, denominators) -> tuple[float, float]:
     return float(ratio), se
 
 
-def expectation_row(statistic: str, unit: str, design: str, replicates: int, expected: float, mc_se: float, design_sd: float) -> dict:
+def expectation_row(
+    statistic: str, unit: str, design: str, replicates: int, expected: float, mc_se: float, design_sd: float
+) -> dict:
     """One row of a table of expectations that printed figures are compared with.
 
     ``expected`` is our estimate of the statistic's expected value and ``mc_se`` its Monte Carlo
@@ -54,8 +56,16 @@ def expectation_row(statistic: str, unit: str, design: str, replicates: int, exp
     datasets, one held-out fold, or 0 for a population value). ``expected_se`` = sqrt(mc_se^2 +
     design_sd^2) is the standard error of the gap between a printed value and ``expected``.
     """
-    return {"statistic": statistic, "unit": unit, "book_design": design, "replicates": replicates,
-            "expected": expected, "mc_se": mc_se, "design_sd": design_sd, "expected_se": float(np.hypot(mc_se, design_sd))}
+    return {
+        "statistic": statistic,
+        "unit": unit,
+        "book_design": design,
+        "replicates": replicates,
+        "expected": expected,
+        "mc_se": mc_se,
+        "design_sd": design_sd,
+        "expected_se": float(np.hypot(mc_se, design_sd)),
+    }
 
 
 def cv_error_expectations(per_dataset, procedures, design_datasets: int) -> list[dict]:
@@ -68,8 +78,21 @@ def cv_error_expectations(per_dataset, procedures, design_datasets: int) -> list
     for procedure in procedures:
         errors = per_dataset[f"{procedure}_cv_error_percent"]
         mean, se = mean_and_se(errors)
-        rows.append(expectation_row(f"{procedure}_cv_error_percent", "percent", f"mean over {design_datasets} datasets",
-                                    len(errors), mean, se, float(errors.std(ddof=1) / np.sqrt(design_datasets))))
+        rows.append(
+            expectation_row(
+                f"{procedure}_cv_error_percent",
+                "percent",
+                f"mean over {design_datasets} datasets",
+                len(errors),
+                mean,
+                se,
+                float(errors.std(ddof=1) / np.sqrt(design_datasets)),
+            )
+        )
     truth, truth_se = mean_and_se(per_dataset["true_error_percent"])
-    rows.append(expectation_row("true_error_percent", "percent", "exact (population value)", len(per_dataset), truth, truth_se, 0.0))
+    rows.append(
+        expectation_row(
+            "true_error_percent", "percent", "exact (population value)", len(per_dataset), truth, truth_se, 0.0
+        )
+    )
     return rows

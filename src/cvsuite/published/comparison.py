@@ -43,7 +43,7 @@ def look_up(claim: Claim, tables: dict[str, pd.DataFrame]):
     for key, value in parse_row_selector(claim.row):
         if key not in table.columns:
             raise RegistryError(f"registry row '{claim.id}': table '{claim.table}' has no column '{key}' to select on")
-        mask &= table[key].map(lambda cell: _same_cell(cell, value))
+        mask &= table[key].map(lambda cell, wanted=value: _same_cell(cell, wanted))
     matches = table[mask]
     if len(matches) != 1:
         raise RegistryError(
@@ -71,7 +71,12 @@ def judge(claim: Claim, value) -> dict:
     number = float(value)
     printed = parse_printed(claim.published)
     if math.isnan(number):
-        return {"reproduced": "nan", "reproduced_as_printed": "nan", "status": "differs", "note": _join(claim.note, "the study produced no value")}
+        return {
+            "reproduced": "nan",
+            "reproduced_as_printed": "nan",
+            "status": "differs",
+            "note": _join(claim.note, "the study produced no value"),
+        }
     if claim.comparison in ("rounded", "truncated"):
         truncate = claim.comparison == "truncated"
         written = _grouped_like(write_as_printed(number, printed, truncate), printed.text) + printed.suffix
@@ -92,7 +97,10 @@ def judge_statistical(claim: Claim, value, standard_error: float | None) -> dict
         if standard_error is None or not standard_error > 0:
             raise RegistryError(f"registry row '{claim.id}': no positive standard error in column '{claim.column}_se'")
         inside = abs(gap) <= claim.tolerance * standard_error
-        detail = f"published is {abs(gap) / standard_error:.1f} Monte Carlo SE from reproduced (SE {standard_error:.3g}, allowed {claim.tolerance:g})"
+        detail = (
+            f"published is {abs(gap) / standard_error:.1f} Monte Carlo SE from "
+            f"reproduced (SE {standard_error:.3g}, allowed {claim.tolerance:g})"
+        )
     return {
         "reproduced": repr(number),
         "reproduced_as_printed": write_as_printed(number, printed) + printed.suffix,
@@ -106,7 +114,7 @@ def _grouped_like(written: str, printed: str) -> str:
     if "," not in printed or "e" in written:
         return written
     sign = written[0] if written[0] in "+-" else ""
-    whole, dot, frac = written[len(sign):].partition(".")
+    whole, dot, frac = written[len(sign) :].partition(".")
     return f"{sign}{int(whole):,}{dot}{frac}"
 
 

@@ -8,7 +8,13 @@ import pandas as pd
 
 from cvsuite.published.comparison import verdict_counts
 
-_MARK = {"reproduced": "✅ reproduced", "reproduced from recovered data": "☑️ reproduced from recovered data", "consistent": "🟰 consistent", "differs": "❌ differs", "not reproducible": "⚪ not reproducible"}
+_MARK = {
+    "reproduced": "✅ reproduced",
+    "reproduced from recovered data": "☑️ reproduced from recovered data",
+    "consistent": "🟰 consistent",
+    "differs": "❌ differs",
+    "not reproducible": "⚪ not reproducible",
+}
 
 
 @dataclass
@@ -42,8 +48,8 @@ def render_report(comparison: pd.DataFrame, studies: list[StudySection]) -> str:
         "Every number the documents print, from `registry/published_numbers.csv`, beside the number the "
         "workflow just computed (`results/comparison.csv`). *Reproduced*: written at the printed precision it "
         "reads the same. *Reproduced from recovered data*: the same, computed from data the suite recovered "
-        "because the document lost it. *Consistent*: a statistical figure within the stated tolerance. *Differs*: the note "
-        "says why. *Not reproducible*: the document does not give what the number needs.",
+        "because the document lost it. *Consistent*: a statistical figure within the stated tolerance. "
+        "*Differs*: the note says why. *Not reproducible*: the document does not give what the number needs.",
         "",
     ]
     lines += ["## Contents", ""] + [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
@@ -53,11 +59,16 @@ def render_report(comparison: pd.DataFrame, studies: list[StudySection]) -> str:
     lines.append("")
     for study in studies:
         rows = comparison[comparison["study"] == study.name]
-        lines += [f"<a id=\"{study.name.replace('_', '-')}\"></a>", f"## {study.title}", "",
-                  f"Study `{study.name}` · {study.source} · {verdict_line(rows) if len(rows) else 'no registered numbers'}", ""]
+        lines += [
+            f'<a id="{study.name.replace("_", "-")}"></a>',
+            f"## {study.title}",
+            "",
+            f"Study `{study.name}` · {study.source} · {verdict_line(rows) if len(rows) else 'no registered numbers'}",
+            "",
+        ]
         for path, caption in study.figures:
             anchor = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            lines += [f"<a id=\"fig-{study.name}-{anchor}\"></a>", f"![{_cell(caption)}]({path})", "", f"*{caption}*", ""]
+            lines += [f'<a id="fig-{study.name}-{anchor}"></a>', f"![{_cell(caption)}]({path})", "", f"*{caption}*", ""]
         for name, table in study.tables:
             lines += [f"Table `results/{name}`:", ""] + markdown_table(table)
         if len(rows):

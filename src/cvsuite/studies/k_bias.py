@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cvsuite.methods.monte_carlo import standard_error
-from cvsuite.methods.folds import canonical_partition, shuffled_partition, training_sizes
 from cvsuite.data.sine import mean_squared_error, polynomial_design
+from cvsuite.methods.folds import canonical_partition, shuffled_partition, training_sizes
+from cvsuite.methods.monte_carlo import standard_error
 
 
 def least_squares_risk(x_fit, y_fit, x_eval, y_eval, degree: int, half_width: float) -> float:
@@ -41,8 +41,8 @@ def k_bias_table(
     """One row per K: truth, CV estimate (mean over shuffles), bias, standard error, spread.
 
     Shuffle s uses the partition of ``shuffled_partition(N, K, first_seed + s)``; the standard
-    error (sigma / sqrt(K), the book's margin note) is that of the first shuffle's partition alone; the spread is the population s.d.
-    (ddof = 0) of the per-shuffle estimates, as in the document's listing.
+    error (sigma / sqrt(K), the book's margin note) is that of the first shuffle's partition alone;
+    the spread is the population s.d. (ddof = 0) of the per-shuffle estimates, as in the listing.
     """
     n = len(y)
     truth = least_squares_risk(x, y, x_test, y_test, degree, half_width)
@@ -91,8 +91,11 @@ def partition_grid(n: int, n_folds: int, seed: int) -> pd.DataFrame:
     """
     folds = canonical_partition(shuffled_partition(n, n_folds, seed))
     grid = pd.DataFrame(
-        [{"run": run + 1, "point": int(i) + 1, "role": "validation" if i in set(fold.tolist()) else "training"}
-         for run, fold in enumerate(folds) for i in range(n)]
+        [
+            {"run": run + 1, "point": int(i) + 1, "role": "validation" if i in set(fold.tolist()) else "training"}
+            for run, fold in enumerate(folds)
+            for i in range(n)
+        ]
     )
     validated = grid[grid["role"] == "validation"].groupby("point").size()
     if not (len(validated) == n and (validated == 1).all()):

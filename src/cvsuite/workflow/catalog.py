@@ -94,7 +94,9 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
     allowed = _STEP_KEYS if step else _STUDY_KEYS
     unknown = set(body) - allowed
     if unknown:
-        raise CatalogError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}")
+        raise CatalogError(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(allowed))}"
+        )
     if not step:
         for key in ("title", "source", "config"):
             if not body.get(key):
@@ -110,9 +112,16 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
     for table, columns in report_tables.items():
         if table not in tables or not set(columns) <= set(tables[table]):
             raise CatalogError(f"{where}.report_tables.{table}: not a table of the study, or columns it does not have")
-    return Study(name=name, tables={t: [str(c) for c in cols] for t, cols in tables.items()}, figures=figures,
-                 title=body.get("title", ""), source=body.get("source", ""), config=list(body.get("config") or []),
-                 report_tables=report_tables, recovered_data=bool(body.get("recovered_data", False)))
+    return Study(
+        name=name,
+        tables={t: [str(c) for c in cols] for t, cols in tables.items()},
+        figures=figures,
+        title=body.get("title", ""),
+        source=body.get("source", ""),
+        config=list(body.get("config") or []),
+        report_tables=report_tables,
+        recovered_data=bool(body.get("recovered_data", False)),
+    )
 
 
 def columns_match(declared: list[str], actual: list[str]) -> bool:
@@ -134,4 +143,6 @@ def columns_match(declared: list[str], actual: list[str]) -> bool:
 
 def declares_column(declared: list[str], column: str) -> bool:
     """Whether a table declared with these columns can hold ``column``."""
-    return any(fnmatch.fnmatchcase(column, pattern) if pattern.endswith("*") else column == pattern for pattern in declared)
+    return any(
+        fnmatch.fnmatchcase(column, pattern) if pattern.endswith("*") else column == pattern for pattern in declared
+    )

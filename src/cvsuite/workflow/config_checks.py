@@ -104,7 +104,9 @@ def cross_field_problems(config: dict) -> list[str]:
             problems.append(f"k_bias.{key} = {kb[key]}: above the sample size sine_data.train_size = {n}")
     rp = config["ridge_path"]
     if not rp["grid_start"] < rp["grid_stop"]:
-        problems.append(f"ridge_path.grid_start = {rp['grid_start']} must be below ridge_path.grid_stop = {rp['grid_stop']}")
+        problems.append(
+            f"ridge_path.grid_start = {rp['grid_start']} must be below ridge_path.grid_stop = {rp['grid_stop']}"
+        )
     if any(math.isinf(v) for v in rp["lambdas"]):
         problems.append("ridge_path.lambdas: an infinite lambda has no fit to tabulate")
     we = rp["worked_example"]
@@ -114,7 +116,9 @@ def cross_field_problems(config: dict) -> list[str]:
     problems += _cited_study_problems(config)
     ds = config["degree_sweep"]
     if ds["min_degree"] > ds["max_degree"]:
-        problems.append(f"degree_sweep.min_degree = {ds['min_degree']} is above degree_sweep.max_degree = {ds['max_degree']}")
+        problems.append(
+            f"degree_sweep.min_degree = {ds['min_degree']} is above degree_sweep.max_degree = {ds['max_degree']}"
+        )
     return problems
 
 
@@ -135,15 +139,25 @@ def _shape_image_problems(config: dict) -> list[str]:
     grid = si["grid"]
     n = 4 * si["images"]["per_class"]  # four shapes
     if si["datasets_per_shard"] > si["datasets"]:
-        problems.append(f"shape_images.datasets_per_shard = {si['datasets_per_shard']}: more than shape_images.datasets = {si['datasets']}, so some shard would be empty")
+        problems.append(
+            f"shape_images.datasets_per_shard = {si['datasets_per_shard']}: more than "
+            f"shape_images.datasets = {si['datasets']}, so some shard would be empty"
+        )
     img = si["images"]
     if not img["contrast_low"] <= img["contrast_high"]:
-        problems.append(f"shape_images.images.contrast_low = {img['contrast_low']} is above contrast_high = {img['contrast_high']}")
+        problems.append(
+            f"shape_images.images.contrast_low = {img['contrast_low']} is above contrast_high = {img['contrast_high']}"
+        )
     if p1["sigma"] not in grid["sigmas"]:
         problems.append(f"knn_estimators.sigma = {p1['sigma']}: not one of shape_images.grid.sigmas {grid['sigmas']}")
     if p1["k"] not in grid["ks"]:
         problems.append(f"knn_estimators.k = {p1['k']}: not one of shape_images.grid.ks {grid['ks']}")
-    for key, values in (("holdout_folds", [p1["holdout_folds"]]), ("kfold_folds", p1["kfold_folds"]), ("repartition_folds", [p1["repartition_folds"]]), ("crosscheck_folds", [p1["crosscheck_folds"]])):
+    for key, values in (
+        ("holdout_folds", [p1["holdout_folds"]]),
+        ("kfold_folds", p1["kfold_folds"]),
+        ("repartition_folds", [p1["repartition_folds"]]),
+        ("crosscheck_folds", [p1["crosscheck_folds"]]),
+    ):
         for k in values:
             if k > n:
                 problems.append(f"knn_estimators.{key} = {k}: K above the sample size of {n} images")
@@ -153,34 +167,58 @@ def _shape_image_problems(config: dict) -> list[str]:
     q = per_class - math.ceil(per_class / p2["outer_folds"])
     smallest_inner = 4 * (q - math.ceil(q / p2["selection_folds"]))
     if max(grid["ks"]) > smallest_inner:
-        problems.append(f"shape_images.grid.ks: k = {max(grid['ks'])} is above the {smallest_inner} images of the smallest inner training set")
+        problems.append(
+            f"shape_images.grid.ks: k = {max(grid['ks'])} is above the "
+            f"{smallest_inner} images of the smallest inner training set"
+        )
     previous = None
     for i, cs in enumerate(p2["candidate_sets"]):
         for key in ("sigmas", "ks"):
             outside = [v for v in cs[key] if v not in grid[key]]
             if outside:
-                problems.append(f"nested_optimism.candidate_sets[{i}].{key} = {cs[key]}: {outside} not in shape_images.grid.{key}")
-        if previous is not None and not (set(previous["sigmas"]) <= set(cs["sigmas"]) and set(previous["ks"]) <= set(cs["ks"])):
-            problems.append(f"nested_optimism.candidate_sets[{i}]: does not contain candidate_sets[{i - 1}] (the sets must be nested)")
+                problems.append(
+                    f"nested_optimism.candidate_sets[{i}].{key} = {cs[key]}: {outside} not in shape_images.grid.{key}"
+                )
+        if previous is not None and not (
+            set(previous["sigmas"]) <= set(cs["sigmas"]) and set(previous["ks"]) <= set(cs["ks"])
+        ):
+            problems.append(
+                f"nested_optimism.candidate_sets[{i}]: does not contain "
+                f"candidate_sets[{i - 1}] (the sets must be nested)"
+            )
         previous = cs
     cvv = config["cv_variance"]
     if cvv["datasets_per_shard"] > cvv["datasets"]:
-        problems.append(f"cv_variance.datasets_per_shard = {cvv['datasets_per_shard']}: more than cv_variance.datasets = {cvv['datasets']}, so some shard would be empty")
+        problems.append(
+            f"cv_variance.datasets_per_shard = {cvv['datasets_per_shard']}: more than "
+            f"cv_variance.datasets = {cvv['datasets']}, so some shard would be empty"
+        )
     for i, k in enumerate(cvv["folds"]):
         if k > n:
             problems.append(f"cv_variance.folds[{i}] = {k}: K above the sample size of {n} images")
     rob = config["robustness"]
     doc_seeds = set(range(si["first_seed"], si["first_seed"] + si["datasets"]))
     if doc_seeds & set(range(rob["shape_first_seed"], rob["shape_first_seed"] + rob["shape_datasets"])):
-        problems.append(f"robustness.shape_first_seed = {rob['shape_first_seed']}: its seeds overlap the document's shape_images seeds; fresh seeds must be disjoint")
+        problems.append(
+            f"robustness.shape_first_seed = {rob['shape_first_seed']}: its seeds "
+            f"overlap the document's shape_images seeds; fresh seeds must be disjoint"
+        )
     sine_seeds = range(rob["sine_first_seed"], rob["sine_first_seed"] + rob["sine_datasets"])
     if config["sine_data"]["train_seed"] in sine_seeds:
-        problems.append(f"robustness.sine_first_seed = {rob['sine_first_seed']}: its seeds include the document's sine_data.train_seed")
+        problems.append(
+            f"robustness.sine_first_seed = {rob['sine_first_seed']}: "
+            f"its seeds include the document's sine_data.train_seed"
+        )
     if rob["datasets_per_shard"] > max(rob["shape_datasets"], rob["sine_datasets"]):
-        problems.append(f"robustness.datasets_per_shard = {rob['datasets_per_shard']}: more than the datasets, so some shard would be empty")
+        problems.append(
+            f"robustness.datasets_per_shard = {rob['datasets_per_shard']}: "
+            f"more than the datasets, so some shard would be empty"
+        )
     last = p2["candidate_sets"][-1]
     if sorted(last["sigmas"]) != sorted(grid["sigmas"]) or sorted(last["ks"]) != sorted(grid["ks"]):
-        problems.append("nested_optimism.candidate_sets: the last set must be the whole grid (the document's selection)")
+        problems.append(
+            "nested_optimism.candidate_sets: the last set must be the whole grid (the document's selection)"
+        )
     return problems
 
 
@@ -195,35 +233,101 @@ def _cited_study_problems(config: dict) -> list[str]:
     """Relations between keys of the studies of cited results (issue 5)."""
     problems: list[str] = []
     esl = config["esl_wrong_and_right_way"]
-    _at_most(problems, "esl_wrong_and_right_way.selected", esl["selected"], "esl_wrong_and_right_way.predictors", esl["predictors"])
+    _at_most(
+        problems,
+        "esl_wrong_and_right_way.selected",
+        esl["selected"],
+        "esl_wrong_and_right_way.predictors",
+        esl["predictors"],
+    )
     _at_most(problems, "esl_wrong_and_right_way.folds", esl["folds"], "esl_wrong_and_right_way.samples", esl["samples"])
-    _at_most(problems, "esl_wrong_and_right_way.sensitivity_folds", esl["sensitivity_folds"], "esl_wrong_and_right_way.samples", esl["samples"])
+    _at_most(
+        problems,
+        "esl_wrong_and_right_way.sensitivity_folds",
+        esl["sensitivity_folds"],
+        "esl_wrong_and_right_way.samples",
+        esl["samples"],
+    )
     stump = config["esl_label_free_split"]
     _at_most(problems, "esl_label_free_split.folds", stump["folds"], "esl_label_free_split.samples", stump["samples"])
-    _at_most(problems, "esl_label_free_split.marked_predictors", stump["marked_predictors"], "esl_label_free_split.predictors", stump["predictors"])
-    _at_most(problems, "kohavi_iris_majority.folds", config["kohavi_iris_majority"]["folds"], "the Iris classes' size", 50)
+    _at_most(
+        problems,
+        "esl_label_free_split.marked_predictors",
+        stump["marked_predictors"],
+        "esl_label_free_split.predictors",
+        stump["predictors"],
+    )
+    _at_most(
+        problems, "kohavi_iris_majority.folds", config["kohavi_iris_majority"]["folds"], "the Iris classes' size", 50
+    )
     leak = config["preprocessing_leak"]
     if leak["sample_size"] not in leak["sample_sizes"]:
-        problems.append(f"preprocessing_leak.sample_size = {leak['sample_size']}: not one of preprocessing_leak.sample_sizes {leak['sample_sizes']}")
-    _at_most(problems, "preprocessing_leak.folds", leak["folds"], "the smallest of preprocessing_leak.sample_sizes", min(leak["sample_sizes"]))
-    _at_most(problems, "preprocessing_leak.selected", leak["selected"], "preprocessing_leak.predictors", leak["predictors"])
-    _at_most(problems, "preprocessing_leak.signal_predictors", leak["signal_predictors"], "preprocessing_leak.predictors", leak["predictors"])
+        problems.append(
+            f"preprocessing_leak.sample_size = {leak['sample_size']}: not "
+            f"one of preprocessing_leak.sample_sizes {leak['sample_sizes']}"
+        )
+    _at_most(
+        problems,
+        "preprocessing_leak.folds",
+        leak["folds"],
+        "the smallest of preprocessing_leak.sample_sizes",
+        min(leak["sample_sizes"]),
+    )
+    _at_most(
+        problems, "preprocessing_leak.selected", leak["selected"], "preprocessing_leak.predictors", leak["predictors"]
+    )
+    _at_most(
+        problems,
+        "preprocessing_leak.signal_predictors",
+        leak["signal_predictors"],
+        "preprocessing_leak.predictors",
+        leak["predictors"],
+    )
     ordered = config["ordered_folds"]
     if ordered["folds"] not in ordered["fold_counts"]:
-        problems.append(f"ordered_folds.folds = {ordered['folds']}: not one of ordered_folds.fold_counts {ordered['fold_counts']}")
-    _at_most(problems, "ordered_folds.fold_counts", ordered["fold_counts"], "ordered_folds.per_class", ordered["per_class"])
+        problems.append(
+            f"ordered_folds.folds = {ordered['folds']}: not one of ordered_folds.fold_counts {ordered['fold_counts']}"
+        )
+    _at_most(
+        problems, "ordered_folds.fold_counts", ordered["fold_counts"], "ordered_folds.per_class", ordered["per_class"]
+    )
     vs = config["varma_simon_selection_bias"]
-    _at_most(problems, "varma_simon_selection_bias.shrunken_centroids.folds", vs["shrunken_centroids"]["folds"],
-             "varma_simon_selection_bias.per_class - 1 (the smaller class of an outer training set)", vs["per_class"] - 1)
+    _at_most(
+        problems,
+        "varma_simon_selection_bias.shrunken_centroids.folds",
+        vs["shrunken_centroids"]["folds"],
+        "varma_simon_selection_bias.per_class - 1 (the smaller class of an outer training set)",
+        vs["per_class"] - 1,
+    )
     twelve, recover = config["twelve_observations"], config["recover_twelve_points"]
-    _at_most(problems, "recover_twelve_points.screen_starts", recover["screen_starts"], "recover_twelve_points.starts", recover["starts"])
-    _at_most(problems, "twelve_observations.folds", twelve["folds"], "twelve_observations.observations", twelve["observations"])
+    _at_most(
+        problems,
+        "recover_twelve_points.screen_starts",
+        recover["screen_starts"],
+        "recover_twelve_points.starts",
+        recover["starts"],
+    )
+    _at_most(
+        problems,
+        "twelve_observations.folds",
+        twelve["folds"],
+        "twelve_observations.observations",
+        twelve["observations"],
+    )
     smallest_train = twelve["observations"] - math.ceil(twelve["observations"] / twelve["folds"])
-    _at_most(problems, "twelve_observations.polynomial_degree", twelve["polynomial_degree"] + 1,
-             "the smallest training set (the polynomial's parameters must not outnumber it)", smallest_train)
+    _at_most(
+        problems,
+        "twelve_observations.polynomial_degree",
+        twelve["polynomial_degree"] + 1,
+        "the smallest training set (the polynomial's parameters must not outnumber it)",
+        smallest_train,
+    )
     th = config["temporal_holdout"]
     _at_most(problems, "temporal_holdout.folds", th["folds"], "temporal_holdout.days", th["days"])
     for f in th["cut_fractions"]:
         if math.floor(f * th["days"]) + th["horizon_days"] > th["days"]:
-            problems.append(f"temporal_holdout.cut_fractions: the cut at {f} leaves fewer than temporal_holdout.horizon_days = {th['horizon_days']} days after it")
+            problems.append(
+                f"temporal_holdout.cut_fractions: the cut at {f} leaves fewer than "
+                f"temporal_holdout.horizon_days = {th['horizon_days']} days after it"
+            )
     return problems

@@ -74,8 +74,16 @@ def save_figure(fig, paths) -> None:
 def git_commit(cwd: str | Path = ".") -> dict:
     """The commit the workflow ran from, and whether tracked files differed from it."""
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd, capture_output=True, text=True, check=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
         return {"commit": head, "uncommitted_changes": bool(dirty)}
     except (OSError, subprocess.CalledProcessError):
         return {"commit": "unknown (not a git checkout)", "uncommitted_changes": None}

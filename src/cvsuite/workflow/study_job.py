@@ -9,8 +9,9 @@ declares (studies.yaml). So no entry point writes a file itself, and none can fo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import pandas as pd
 
@@ -50,23 +51,33 @@ def run_job(snakemake, compute: Callable[[Job], StudyResult]) -> None:
         # thread keeps the last bits of every matrix product independent of the machine's cores.
         with threadpool_limits(limits=snakemake.threads):
             result = compute(Job(config=dict(params.blocks), input=snakemake.input, wildcards=snakemake.wildcards))
-        write_result(snakemake.rule, result, snakemake.output, params.blocks, params.columns)
+        write_result(snakemake.rule, result, dict(snakemake.output.items()), params.blocks, params.columns)
 
 
-def write_result(study: str, result: StudyResult, output, blocks: dict, columns: dict[str, list[str]]) -> None:
-    """Check the result against the declared tables and figures, then write it, tables first."""
+def write_result(
+    study: str, result: StudyResult, output: dict[str, str], blocks: dict, columns: dict[str, list[str]]
+) -> None:
+    """Check the result against the declared tables and figures, then write it, tables first.
+
+    ``output`` maps output names to paths: tables by name, ``<figure>_png``/``_svg``, ``provenance``.
+    """
     declared = set(columns)
     if set(result.tables) != declared:
-        raise OutputMismatch(f"{study}: wrote tables {sorted(result.tables)}, declared {sorted(declared)} (studies.yaml)")
+        raise OutputMismatch(
+            f"{study}: wrote tables {sorted(result.tables)}, declared {sorted(declared)} (studies.yaml)"
+        )
     for name, table in result.tables.items():
         if not columns_match(columns[name], [str(c) for c in table.columns]):
-            raise OutputMismatch(f"{study}: table '{name}' has columns {list(table.columns)}, declared {columns[name]} (studies.yaml)")
+            raise OutputMismatch(
+                f"{study}: table '{name}' has columns {list(table.columns)}, declared {columns[name]} (studies.yaml)"
+            )
     figures = {key for key in output.keys() if key.endswith(tuple(f"_{fmt}" for fmt in FIGURE_FORMATS))}
     drawn = {figure_key(name, fmt) for name in result.figures for fmt in FIGURE_FORMATS}
     if drawn != figures:
-        raise OutputMismatch(f"{study}: drew {sorted(result.figures)}, declared {sorted({f.rsplit('_', 1)[0] for f in figures})} (studies.yaml)")
+        declared_figures = sorted({key.rsplit("_", 1)[0] for key in figures})
+        raise OutputMismatch(f"{study}: drew {sorted(result.figures)}, declared {declared_figures} (studies.yaml)")
     for name, table in result.tables.items():
         write_table(table, output[name])
-    write_provenance(output.provenance, study, {**blocks, **result.provenance})
+    write_provenance(output["provenance"], study, {**blocks, **result.provenance})
     for name, figure in result.figures.items():
         save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS])

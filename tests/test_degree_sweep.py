@@ -1,0 +1,27 @@
+"""Study degree_sweep: page 802's least-squares sweep, quoted by "Regularization and Cross-Validation"."""
+
+import numpy as np
+
+from cvsuite.data.sine import polynomial_design, sine_sample
+from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary
+
+X, Y = sine_sample(25, 3, 0.35, 3.0)
+XT, YT = sine_sample(400, 99, 0.35, 3.0)
+
+
+def test_training_risk_never_rises_with_degree_and_the_best_degree_has_the_least_expected_risk():
+    sweep = degree_sweep(X, Y, XT, YT, range(0, 11), 3.0)
+    assert (np.diff(sweep["train_risk"]) <= 1e-12).all()
+    summary = degree_sweep_summary(sweep).iloc[0]
+    assert summary["best_expected_risk"] == sweep["expected_risk"].min()
+    assert summary["max_degree"] == 10
+
+
+def test_each_row_is_a_least_squares_fit_of_that_degree():
+    row = degree_sweep(X, Y, XT, YT, [3], 3.0).iloc[0]
+    theta = np.linalg.lstsq(polynomial_design(X, 3, 3.0), Y, rcond=None)[0]
+    train = np.mean((Y - polynomial_design(X, 3, 3.0) @ theta) ** 2)
+    expected = np.mean((YT - polynomial_design(XT, 3, 3.0) @ theta) ** 2)
+    assert (row["n_parameters"], row["train_risk"], row["expected_risk"]) == (4, train, expected)
+    assert row["expected_over_train"] == expected / train
+    assert row["theta_norm"] == np.linalg.norm(theta)
