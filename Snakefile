@@ -4,10 +4,11 @@
 # is in src/cvsuite and the entry points in experiments/. Nothing here computes.
 
 
-configfile: "config.yaml"
-
-
 include: "rules/common.smk"
+
+
+onsuccess:
+    announce_verdict()
 
 
 localrules:
@@ -350,11 +351,14 @@ rule compare:
         library=LIBRARY,
         registry=REGISTRY,
         studies="studies.yaml",
+        schema="schemas/config.schema.yaml",
         tables=study_tables(CATALOG.studies),
         figures=study_figures(CATALOG.studies),
     output:
         comparison="results/comparison.csv",
         report="results/REPORT.md",
+    params:
+        config=config,
     log:
         "logs/compare.log",
     script:

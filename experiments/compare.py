@@ -9,23 +9,26 @@ from pathlib import Path
 
 import pandas as pd
 
-from cvsuite.published.comparison import compare, mark_recovered_data
+from cvsuite.published.comparison import compare
 from cvsuite.published.registry import read_registry
 from cvsuite.published.report import StudySection, render_report
 from cvsuite.workflow.catalog import load_catalog
+from cvsuite.workflow.config_checks import load_schema
+from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
 from cvsuite.workflow.outputs import logged_to, write_table, write_text
 
 
-def main(registry_path: str, catalog_path: str, out) -> None:
+def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, out) -> None:
     catalog = load_catalog(catalog_path)
     by_name = {
         f"{study.name}/{table}.csv": pd.read_csv(study.table_path(table), keep_default_na=False, na_values=[""])
         for study in catalog.studies.values()
         for table in study.tables
     }
-    claims = read_registry(registry_path, known_tables=set(by_name))
-    recovered = {study.name for study in catalog.studies.values() if study.recovered_data}
-    comparison = mark_recovered_data(compare(claims, by_name), recovered)
+    claims = read_registry(registry_path, catalog.table_columns())
+    changes = changed_settings(config, load_schema(schema_path))
+    by_study = {study.name: describe(changes_in(study.config, changes)) for study in catalog.studies.values()}
+    comparison = compare(claims, by_name, by_study)
     write_table(comparison, out.comparison)
 
     report_dir = Path(out.report).parent
@@ -43,7 +46,7 @@ def main(registry_path: str, catalog_path: str, out) -> None:
         sections.append(
             StudySection(name=study.name, title=study.title, source=study.source, figures=captioned, tables=shown)
         )
-    write_text(render_report(comparison, sections), out.report)
+    write_text(render_report(comparison, sections, changes), out.report)
     print(comparison["status"].value_counts().to_string())
 
 
@@ -55,4 +58,10 @@ def caption_of(study: str, figure: str) -> str:
 
 if __name__ == "__main__":
     with logged_to(snakemake.log[0]):  # noqa: F821 - provided by Snakemake's script directive
-        main(snakemake.input.registry, snakemake.input.studies, snakemake.output)  # noqa: F821
+        main(
+            snakemake.input.registry,
+            snakemake.input.studies,
+            snakemake.input.schema,
+            snakemake.params.config,
+            snakemake.output,
+        )

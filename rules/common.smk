@@ -1,21 +1,35 @@
 # Helpers the Snakefile shares: the checked config, the list of studies, the library stamp, each
 # study's outputs and parameters, and the shard plans of the simulation steps.
 
+import atexit
 import hashlib
 import sys
+import time
 from pathlib import Path
 
+import pandas as pd
+
+from cvsuite.published.comparison import verdict_counts
 from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
+from cvsuite.workflow.config_file import load_config
 from cvsuite.workflow.shards import shard_ranges
 
 
-# Refuse a bad config before any job runs: one message naming each bad key, nothing written.
+# The config: config.yaml, then --configfile files and --config values over it, as Snakemake merges
+# them, read here rather than by `configfile:` so that every problem names its origin (the file and
+# line, or --config). A bad config stops the run before any job: one message per bad key.
 try:
-    config.update(checked_config(config, load_schema(Path(workflow.basedir, "schemas/config.schema.yaml"))))
+    _settings = workflow.config_settings
+    _config, CONFIG_SOURCES = load_config(
+        Path(workflow.basedir, "config.yaml"), command_line=dict(_settings.config), override_files=_settings.configfiles
+    )
+    _checked = checked_config(_config, load_schema(Path(workflow.basedir, "schemas/config.schema.yaml")), CONFIG_SOURCES)
 except ConfigError as err:
     sys.exit(str(err))
+config.clear()
+config.update(_checked)
 
 try:
     CATALOG = load_catalog(Path(workflow.basedir, "studies.yaml"))
@@ -25,7 +39,7 @@ except CatalogError as err:
 REGISTRY = "registry/published_numbers.csv"
 # Refuse a malformed registry row before any job runs, naming the row.
 try:
-    read_registry(REGISTRY, known_tables=set(CATALOG.table_columns()))
+    read_registry(REGISTRY, CATALOG.table_columns())
 except RegistryError as err:
     sys.exit(str(err))
 
@@ -101,3 +115,22 @@ FRESH_SINE = {
     **{block: config[block] for block in ("sine_data", "ridge_path", "k_bias")},
     "robustness": {k: ROBUST[k] for k in ("sine_test_seed_offset", "sine_shuffles")},
 }
+
+
+# The verdict is what a run is for: print it as the very last lines (after Snakemake's own summary,
+# hence at exit), when this run wrote the comparison.
+RUN_STARTED = time.time()
+
+
+def announce_verdict():
+    comparison = Path("results/comparison.csv")
+    if not comparison.exists() or comparison.stat().st_mtime < RUN_STARTED:
+        return
+
+    def say():
+        counts = verdict_counts(pd.read_csv(comparison, keep_default_na=False))
+        parts = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
+        print(f"\nVerdict: {sum(counts.values())} published numbers: {parts}.", file=sys.stderr)
+        print("Details: results/REPORT.md (results/comparison.csv)", file=sys.stderr)
+
+    atexit.register(say)

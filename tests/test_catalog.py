@@ -3,8 +3,8 @@
 import re
 
 import pytest
-from conftest import ROOT
 
+from conftest import ROOT
 from cvsuite.workflow.catalog import CatalogError, columns_match, declares_column, load_catalog
 
 CATALOG = load_catalog(ROOT / "studies.yaml")

@@ -1,31 +1,41 @@
+"""Verdicts that mean what they say: each status, and the power a `consistent` needs."""
+
 import pandas as pd
 import pytest
 
-from cvsuite.published.comparison import compare, mark_recovered_data, verdict_counts
-from cvsuite.published.registry import Claim, RegistryError
+from cvsuite.published.comparison import ALLOWANCE_SE, POWER_FRACTION, STATUSES, compare, verdict_counts
+from cvsuite.published.registry import Claim
+
+BASE = dict(
+    id="demo.x",
+    document="Doc",
+    section="S",
+    where="w",
+    published="0.1528",
+    comparison="rounded",
+    table="s/t.csv",
+    row="K=2",
+    column="value",
+    alternative="",
+    by_construction="",
+    figure="",
+    note="",
+)
 
 
 def claim(**fields) -> Claim:
-    base = dict(
-        id="demo.x",
-        document="Doc",
-        section="S",
-        where="w",
-        published="0.1528",
-        comparison="rounded",
-        tolerance=None,
-        table="s/t.csv",
-        row="K=2",
-        column="value",
-        figure="",
-        note="",
-    )
-    return Claim(**{**base, **fields})
+    return Claim(**{**BASE, **fields})
 
 
 TABLES = {
     "s/t.csv": pd.DataFrame(
-        {"K": [2, 5], "value": [0.152753, 0.2], "value_se": [0.01, 0.01], "flag": ["True", "False"]}
+        {
+            "K": [2, 5],
+            "value": [0.152753, 0.2],
+            "value_se": [0.01, 0.01],
+            "flag": ["True", "False"],
+            "empty": [float("nan"), 1.0],
+        }
     )
 }
 
@@ -37,18 +47,34 @@ def test_matching_digits_read_reproduced_and_others_differ():
     assert result.loc[1, "reproduced_as_printed"] == "0.1528"
 
 
+def test_a_number_that_was_an_input_reads_reproduced_by_construction():
+    inputs = [claim(by_construction="solved to reproduce it"), claim(id="y", published="9", by_construction="x")]
+    result = compare(inputs, TABLES)
+    assert list(result["status"]) == ["reproduced by construction", "differs"]
+
+
 def test_not_reproducible_keeps_its_reason():
     result = compare([claim(comparison="not_reproducible", table="", column="", row="", note="no data")], TABLES)
     assert result.loc[0, "status"] == "not reproducible"
     assert result.loc[0, "note"] == "no data"
 
 
-def test_within_se_says_how_many_standard_errors():
-    near = claim(published="0.17", comparison="within_se", tolerance=3.0, note="re-simulation")
-    far = claim(id="demo.far", published="0.30", comparison="within_se", tolerance=3.0, note="re-simulation")
-    result = compare([near, far], TABLES)
-    assert list(result["status"]) == ["consistent", "differs"]
-    assert "1.7 Monte Carlo SE" in result.loc[0, "note"]
+def statistical(published, alternative, **fields):
+    return claim(comparison="within_se", published=published, alternative=alternative, note="re-simulated", **fields)
+
+
+def test_a_statistical_figure_is_consistent_only_with_the_power_to_differ():
+    # reproduced 0.152753 with SE 0.01: allowance 0.02. 0.17 is 1.7 SE away.
+    far_alternative = statistical("0.17", "0.5")  # distance 0.33: allowance 0.02 <= 0.0825
+    near_alternative = statistical("0.17", "0.2")  # distance 0.03: allowance 0.02 > 0.0075
+    beyond = statistical("0.30", "0.5")
+    result = compare([far_alternative, near_alternative, beyond], TABLES)
+    assert list(result["status"]) == ["consistent", "inconclusive", "differs"]
+    assert result.loc[0, "z"] == pytest.approx((0.152753 - 0.17) / 0.01)
+    assert result.loc[0, "allowance"] == pytest.approx(ALLOWANCE_SE * 0.01)
+    assert result.loc[0, "se"] == 0.01 and result.loc[0, "alternative"] == "0.5"
+    assert "1.7 SE" in result.loc[0, "note"] and "too little power" in result.loc[1, "note"]
+    assert ALLOWANCE_SE * 0.01 <= POWER_FRACTION * 0.33
 
 
 def test_exact_text_comparison():
@@ -57,30 +83,24 @@ def test_exact_text_comparison():
 
 
 @pytest.mark.parametrize(
-    "fields, message",
-    [
-        ({"column": "nope"}, "has no column 'nope'"),
-        ({"row": "K=3"}, "matches 0 rows"),
-        ({"table": "s/other.csv"}, "no study produced the table"),
-    ],
+    "fields, why",
+    [({"row": "K=3"}, "row K=3 matches 0 rows of 's/t.csv'"), ({"column": "empty"}, "the study produced no value")],
 )
-def test_a_claim_pointing_nowhere_names_its_id(fields, message):
-    with pytest.raises(RegistryError, match=message) as err:
-        compare([claim(**fields)], TABLES)
-    assert "'demo.x'" in str(err.value)
+def test_a_number_this_config_does_not_compute_says_so_and_the_comparison_completes(fields, why):
+    result = compare([claim(**fields), claim(id="demo.y")], TABLES)
+    assert list(result["status"]) == ["not computed at this config", "reproduced"]
+    assert why in result.loc[0, "note"]
 
 
-def test_verdict_counts_cover_every_status():
+def test_a_difference_names_the_settings_that_moved_it_or_says_none_did():
+    moved = compare([claim(published="0.9")], TABLES, {"s": "k_bias.shuffles = 200 (documents: 40)"})
+    assert "this run changed k_bias.shuffles = 200 (documents: 40)" in moved.loc[0, "note"]
+    still = compare([claim(published="0.9")], TABLES)
+    assert "no setting of this study differs from the documents'" in still.loc[0, "note"]
+
+
+def test_verdict_counts_cover_every_status_in_order():
     result = compare([claim(), claim(id="demo.y", published="9.9")], TABLES)
-    assert verdict_counts(result) == {
-        "reproduced": 1,
-        "reproduced from recovered data": 0,
-        "consistent": 0,
-        "differs": 1,
-        "not reproducible": 0,
-    }
-
-
-def test_numbers_from_recovered_data_say_so():
-    result = mark_recovered_data(compare([claim(), claim(id="demo.y", published="0.1527")], TABLES), {"s"})
-    assert list(result["status"]) == ["reproduced from recovered data", "differs"]
+    counts = verdict_counts(result)
+    assert list(counts) == list(STATUSES)
+    assert counts["reproduced"] == 1 and counts["differs"] == 1 and sum(counts.values()) == 2

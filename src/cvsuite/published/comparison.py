@@ -1,16 +1,43 @@
-"""Published against reproduced: join the registry with the studies' result tables."""
+"""Published against reproduced: join the registry with the studies' result tables, one verdict each.
+
+The verdicts, in the order the report counts them:
+
+- ``reproduced``: the number the suite computed, written at the printed precision, reads as
+  printed (or, for a statistical figure, lies within the allowance), and nothing printed went in;
+- ``reproduced by construction``: the same, but the number was an input of the computation
+  (registry column ``by_construction`` says how), so the match is no evidence;
+- ``consistent``: a statistical figure (``within_se``) within ``ALLOWANCE_SE`` standard errors of
+  the suite's estimate, by a test with the power to say ``differs``: the allowance is at most
+  ``POWER_FRACTION`` of the distance between the published figure and its ``alternative``;
+- ``differs``: it does not match; the note names the settings that moved it, or says none did;
+- ``inconclusive``: a statistical figure within the allowance, but the test had too little power
+  (too few simulated datasets at this config) to tell it from its alternative;
+- ``not reproducible``: the document does not give what the number needs (the note says why);
+- ``not computed at this config``: the row the number needs is not in the table at this config
+  (K = 3 was not run), or the study produced no value there; the note says which.
+"""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import pandas as pd
 
 from cvsuite.published.printed_numbers import parse_printed, reads_the_same, write_as_printed
-from cvsuite.published.registry import Claim, RegistryError, parse_row_selector
+from cvsuite.published.registry import Claim, parse_row_selector
 
-STATUSES = ("reproduced", "reproduced from recovered data", "consistent", "differs", "not reproducible")
-RECOVERED = "reproduced from recovered data"
+STATUSES = (
+    "reproduced",
+    "reproduced by construction",
+    "consistent",
+    "differs",
+    "inconclusive",
+    "not reproducible",
+    "not computed at this config",
+)
+ALLOWANCE_SE = 2.0  # a published figure within 2 standard errors reads as consistent: one two-sided 95% test
+POWER_FRACTION = 0.25  # the allowance may be at most a quarter of the distance to the alternative
 
 COMPARISON_COLUMNS = [
     "claim",
@@ -22,35 +49,47 @@ COMPARISON_COLUMNS = [
     "reproduced_as_printed",
     "status",
     "comparison",
+    "se",
+    "allowance",
+    "z",
+    "alternative",
     "note",
+    "changed_settings",
     "study",
     "table",
     "figure",
 ]
 
 
-def look_up(claim: Claim, tables: dict[str, pd.DataFrame]):
-    """The value a claim points at; RegistryError naming the claim when it is not there."""
-    if claim.table not in tables:
-        raise RegistryError(f"registry row '{claim.id}': no study produced the table '{claim.table}'")
-    table = tables[claim.table]
-    if claim.column not in table.columns:
-        raise RegistryError(
-            f"registry row '{claim.id}': table '{claim.table}' has no column '{claim.column}' "
-            f"(it has {', '.join(map(str, table.columns))})"
-        )
+@dataclass(frozen=True)
+class Lookup:
+    """A reproduced value, or why there is none at this config."""
+
+    value: object = None
+    se: float | None = None
+    missing: str = ""
+
+
+def look_up(claim: Claim, tables: dict[str, pd.DataFrame]) -> Lookup:
+    """The value (and, for ``within_se``, its standard error) a claim points at, or why there is none."""
+    table = tables.get(claim.table)
+    if table is None:
+        return Lookup(missing=f"no table '{claim.table}' was written")
+    needed = [claim.column] + ([f"{claim.column}_se"] if claim.comparison == "within_se" else [])
+    absent = [c for c in needed if c not in table.columns]
+    if absent:
+        return Lookup(missing=f"'{claim.table}' has no column {', '.join(absent)}")
     mask = pd.Series(True, index=table.index)
-    for key, value in parse_row_selector(claim.row):
+    for key, wanted in parse_row_selector(claim.row):
         if key not in table.columns:
-            raise RegistryError(f"registry row '{claim.id}': table '{claim.table}' has no column '{key}' to select on")
-        mask &= table[key].map(lambda cell, wanted=value: _same_cell(cell, wanted))
+            return Lookup(missing=f"'{claim.table}' has no column '{key}' to select on")
+        mask &= table[key].map(lambda cell, wanted=wanted: _same_cell(cell, wanted))
     matches = table[mask]
     if len(matches) != 1:
-        raise RegistryError(
-            f"registry row '{claim.id}': row selector '{claim.row}' matches {len(matches)} rows "
-            f"of '{claim.table}', not exactly one"
-        )
-    return matches.iloc[0][claim.column]
+        return Lookup(missing=f"row {claim.row or '(the only one)'} matches {len(matches)} rows of '{claim.table}'")
+    row = matches.iloc[0]
+    se = float(row[f"{claim.column}_se"]) if claim.comparison == "within_se" else None
+    return Lookup(value=row[claim.column], se=se)
 
 
 def _same_cell(cell, wanted: str) -> bool:
@@ -60,51 +99,76 @@ def _same_cell(cell, wanted: str) -> bool:
         return str(cell) == wanted
 
 
-def judge(claim: Claim, value) -> dict:
-    """Status and the reproduced value written as printed, for one claim and its value."""
+def _is_missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def judge(claim: Claim, found: Lookup) -> dict:
+    """The verdict on one claim: reproduced value, written as printed, status, and the test's numbers."""
+    verdict = {
+        "reproduced": "",
+        "reproduced_as_printed": "",
+        "se": None,
+        "allowance": None,
+        "z": None,
+        "alternative": claim.alternative,
+        "note": claim.note,
+    }
     if claim.comparison == "not_reproducible":
-        return {"reproduced": "", "reproduced_as_printed": "", "status": "not reproducible", "note": claim.note}
+        return {**verdict, "status": "not reproducible"}
+    if found.missing or _is_missing(found.value):
+        why = found.missing or "the study produced no value"
+        return {**verdict, "status": "not computed at this config", "note": _join(claim.note, why)}
+    matched_status = "reproduced by construction" if claim.by_construction else "reproduced"
     if claim.comparison == "exact":
-        text = str(value)
-        status = "reproduced" if text == claim.published else "differs"
-        return {"reproduced": text, "reproduced_as_printed": text, "status": status, "note": claim.note}
-    number = float(value)
+        text = str(found.value)
+        status = matched_status if text == claim.published else "differs"
+        return {**verdict, "reproduced": text, "reproduced_as_printed": text, "status": status}
+    number = float(found.value)
     printed = parse_printed(claim.published)
-    if math.isnan(number):
-        return {
-            "reproduced": "nan",
-            "reproduced_as_printed": "nan",
-            "status": "differs",
-            "note": _join(claim.note, "the study produced no value"),
-        }
     if claim.comparison in ("rounded", "truncated"):
         truncate = claim.comparison == "truncated"
         written = _grouped_like(write_as_printed(number, printed, truncate), printed.text) + printed.suffix
-        status = "reproduced" if reads_the_same(number, printed, truncate) else "differs"
-        return {"reproduced": repr(number), "reproduced_as_printed": written, "status": status, "note": claim.note}
-    raise AssertionError(f"comparison '{claim.comparison}' needs judge_statistical")
+        status = matched_status if reads_the_same(number, printed, truncate) else "differs"
+        return {**verdict, "reproduced": repr(number), "reproduced_as_printed": written, "status": status}
+    return {**verdict, **_statistical(claim, number, found.se, printed, matched_status)}
 
 
-def judge_statistical(claim: Claim, value, standard_error: float | None) -> dict:
-    """Status of a statistical claim: within an absolute tolerance or within k standard errors."""
-    number = float(value)
-    printed = parse_printed(claim.published)
-    gap = number - printed.value
-    if claim.comparison == "within":
-        inside = abs(gap) <= claim.tolerance
-        detail = f"|reproduced - published| = {abs(gap):.3g}, tolerance {claim.tolerance:g}"
+def _statistical(claim: Claim, number: float, se: float | None, printed, matched_status: str) -> dict:
+    """A re-simulated figure: within ALLOWANCE_SE standard errors, and was the test able to say no?"""
+    written = write_as_printed(number, printed) + printed.suffix
+    if se is None or not se > 0:
+        return {
+            "reproduced": repr(number),
+            "reproduced_as_printed": written,
+            "status": "not computed at this config",
+            "note": _join(claim.note, "no positive standard error (too few simulated datasets at this config)"),
+        }
+    z = (number - printed.value) / se
+    allowance = ALLOWANCE_SE * se
+    distance = abs(printed.value - parse_printed(claim.alternative).value)
+    powered = allowance <= POWER_FRACTION * distance
+    if abs(z) > ALLOWANCE_SE:
+        status = "differs"
+    elif claim.by_construction:
+        status = matched_status
     else:
-        if standard_error is None or not standard_error > 0:
-            raise RegistryError(f"registry row '{claim.id}': no positive standard error in column '{claim.column}_se'")
-        inside = abs(gap) <= claim.tolerance * standard_error
-        detail = (
-            f"published is {abs(gap) / standard_error:.1f} Monte Carlo SE from "
-            f"reproduced (SE {standard_error:.3g}, allowed {claim.tolerance:g})"
+        status = "consistent" if powered else "inconclusive"
+    detail = (
+        f"published is {abs(z):.1f} SE from reproduced (SE {se:.3g}; allowance {ALLOWANCE_SE:g} SE = {allowance:.3g})"
+    )
+    if not powered and status != "differs":
+        detail += (
+            f"; too little power: the allowance is more than {POWER_FRACTION:g} of the distance "
+            f"{distance:.3g} to the alternative {claim.alternative}"
         )
     return {
         "reproduced": repr(number),
-        "reproduced_as_printed": write_as_printed(number, printed) + printed.suffix,
-        "status": "consistent" if inside else "differs",
+        "reproduced_as_printed": written,
+        "status": status,
+        "se": se,
+        "allowance": allowance,
+        "z": z,
         "note": _join(claim.note, detail),
     }
 
@@ -122,21 +186,23 @@ def _join(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def compare(claims: list[Claim], tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The comparison table: one row per claim, published beside reproduced, with a status."""
+def compare(
+    claims: list[Claim], tables: dict[str, pd.DataFrame], changes: dict[str, str] | None = None
+) -> pd.DataFrame:
+    """The comparison table: one row per claim, published beside reproduced, with a verdict.
+
+    ``changes`` maps a study to the description of the settings this run changed in its config
+    blocks (``document_settings.describe``); a ``differs`` note names them, or says none changed.
+    Never raises for a config: what cannot be computed at it says so in its row.
+    """
+    changes = changes or {}
     rows = []
     for claim in claims:
-        if claim.comparison == "not_reproducible":
-            verdict = judge(claim, None)
-        elif claim.comparison in ("within", "within_se"):
-            value = look_up(claim, tables)
-            se = None
-            if claim.comparison == "within_se":
-                se_claim = Claim(**{**claim.__dict__, "column": f"{claim.column}_se"})
-                se = float(look_up(se_claim, tables))
-            verdict = judge_statistical(claim, value, se)
-        else:
-            verdict = judge(claim, look_up(claim, tables))
+        verdict = judge(claim, Lookup() if claim.comparison == "not_reproducible" else look_up(claim, tables))
+        changed = changes.get(claim.study, "")
+        if verdict["status"] == "differs":
+            moved = f"this run changed {changed}" if changed else "no setting of this study differs from the documents'"
+            verdict["note"] = _join(verdict["note"], moved)
         rows.append(
             {
                 "claim": claim.id,
@@ -146,6 +212,7 @@ def compare(claims: list[Claim], tables: dict[str, pd.DataFrame]) -> pd.DataFram
                 "published": claim.published,
                 **verdict,
                 "comparison": claim.comparison,
+                "changed_settings": changed,
                 "study": claim.study,
                 "table": claim.table,
                 "figure": claim.figure,
@@ -158,15 +225,3 @@ def verdict_counts(comparison: pd.DataFrame) -> dict[str, int]:
     """How many claims have each status, in the order of STATUSES."""
     counts = comparison["status"].value_counts()
     return {status: int(counts.get(status, 0)) for status in STATUSES}
-
-
-def mark_recovered_data(comparison: pd.DataFrame, studies: set[str]) -> pd.DataFrame:
-    """Say so when a number was reproduced from data the suite had to recover, not given data.
-
-    ("Estimating Out-of-Sample Error" lost its table of twelve observations; every number of the
-    study computed from the recovered table matches partly by construction.)
-    """
-    marked = comparison.copy()
-    rows = marked["study"].isin(studies) & (marked["status"] == "reproduced")
-    marked.loc[rows, "status"] = RECOVERED
-    return marked

@@ -8,12 +8,20 @@ Columns (all text; empty where not applicable):
 - ``where``: table row and column, or the sentence quoted
 - ``published``: the figure exactly as printed (sign, digits, separators, percent kept)
 - ``comparison``: how the reproduced value is judged, one of COMPARISONS
-- ``tolerance``: for ``within`` an absolute tolerance, for ``within_se`` a number of standard errors
 - ``table``: the result table that holds the reproduced value, relative to ``results/``
 - ``row``: which row, as ``column=value`` conditions joined by ``&``; empty for one-row tables
 - ``column``: which column of that row
+- ``alternative``: for ``within_se``, the value the claim argues against, in the printed units
+  (50% for a CV error on data with no signal): what the test must be able to tell it from
+- ``by_construction``: when the number matches because it was an input of the computation (the
+  recovered table was solved to reproduce it, a parameter was calibrated on it, a setting was
+  inferred from it), what made it so; a match then reads ``reproduced by construction``
 - ``figure``: the figure (relative to ``figures/``) that shows the number, if one does
-- ``note``: why the comparison is what it is; required for ``not_reproducible`` and tolerances
+- ``note``: why the comparison is what it is; required for ``not_reproducible`` and ``within_se``
+
+The file is checked whole before any job runs (``read_registry``): its quoting line by line, every
+field, and, against the tables and columns the studies declare (studies.yaml), every row's table,
+column and row selector, so that a misspelt column stops the run in a second, naming the row.
 """
 
 from __future__ import annotations
@@ -32,10 +40,11 @@ COLUMNS = (
     "where",
     "published",
     "comparison",
-    "tolerance",
     "table",
     "row",
     "column",
+    "alternative",
+    "by_construction",
     "figure",
     "note",
 )
@@ -44,9 +53,8 @@ COMPARISONS = {
     "rounded": "the reproduced value written at the printed precision reads the same",
     "truncated": "as rounded, but digits are cut where the document truncates (81,050 for 81,050.6)",
     "exact": "the reproduced text equals the printed text (True, False, a label)",
-    "within": "a statistical claim: |reproduced - published| <= tolerance",
-    "within_se": "a re-simulation: |reproduced - published| <= tolerance Monte Carlo standard errors "
-    "(read from the column named <column>_se)",
+    "within_se": "a re-simulation: the published figure lies within the suite's allowance of standard errors "
+    "of the reproduced value (the standard error is read from the column named <column>_se)",
     "not_reproducible": "the document does not give what the number needs; the note says why",
 }
 
@@ -67,10 +75,11 @@ class Claim:
     where: str
     published: str
     comparison: str
-    tolerance: float | None
     table: str
     row: str
     column: str
+    alternative: str
+    by_construction: str
     figure: str
     note: str
 
@@ -80,41 +89,78 @@ class Claim:
         return self.table.split("/", 1)[0] if self.table else ""
 
 
-def read_registry(path: str | Path, known_tables: set[str] | None = None) -> list[Claim]:
-    """Read and validate the registry; raise RegistryError naming the first bad row.
+def quoting_problem(line: str) -> str | None:
+    """What is wrong with one CSV line's quoting (RFC 4180), or None.
 
-    ``known_tables`` (paths relative to results/) are the tables the studies produce; a row that
-    points anywhere else is refused.
+    A quote may only open a field, close it (followed by a comma or the end of the line), or stand
+    doubled inside a quoted field; csv.reader would silently take a stray one as text.
+    """
+    quoted, at_start, i = False, True, 0
+    while i < len(line):
+        char = line[i]
+        if quoted:
+            if char == '"':
+                if i + 1 < len(line) and line[i + 1] == '"':
+                    i += 1
+                elif i + 1 < len(line) and line[i + 1] != ",":
+                    return f"a closing quote at column {i + 1} is followed by '{line[i + 1]}', not a comma"
+                else:
+                    quoted = False
+        elif char == '"':
+            if not at_start:
+                return f"a stray quote at column {i + 1} inside an unquoted field"
+            quoted = True
+        at_start = char == "," and not quoted
+        i += 1
+    return "a quoted field is not closed on its line" if quoted else None
+
+
+def read_registry(path: str | Path, declared: dict[str, list[str]] | None = None) -> list[Claim]:
+    """Read and check the whole registry; RegistryError naming the first bad row and what is wrong.
+
+    ``declared`` maps every table the studies write (``<study>/<table>.csv``) to its declared
+    columns (studies.yaml); a row that points at another table, or at a column (to read or to
+    select on) the table does not declare, is refused.
     """
     path = Path(path)
     if not path.exists():
         raise RegistryError(f"{path}: the registry of published numbers is missing")
-    with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        missing = [c for c in COLUMNS if c not in header]
-        if missing:
-            raise RegistryError(f"{path}: header lacks column(s) {', '.join(missing)}")
-        unknown = [c for c in header if c not in COLUMNS]
-        if unknown:
-            raise RegistryError(f"{path}: header has unknown column(s) {', '.join(unknown)}")
-        claims: list[Claim] = []
-        seen: dict[str, int] = {}
-        for line, raw in enumerate(reader, start=2):
-            if None in raw or any(v is None for v in raw.values()):
-                ident = (raw.get("id") or "").strip() or f"at line {line}"
-                raise RegistryError(f"{path}: row '{ident}' (line {line}) has the wrong number of fields")
-            claim = _validated(path, line, {k: v.strip() for k, v in raw.items()}, known_tables)
-            if claim.id in seen:
-                raise RegistryError(f"{path}: row '{claim.id}' (line {line}) repeats the id of line {seen[claim.id]}")
-            seen[claim.id] = line
-            claims.append(claim)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        raise RegistryError(f"{path}: the registry is empty")
+    header = next(csv.reader([lines[0]]))
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise RegistryError(f"{path}: header lacks column(s) {', '.join(missing)}")
+    unknown = [c for c in header if c not in COLUMNS]
+    if unknown:
+        raise RegistryError(f"{path}: header has unknown column(s) {', '.join(unknown)}")
+    claims: list[Claim] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = next(csv.reader([line]))
+        ident = fields[0].strip() if fields and fields[0].strip() else f"at line {number}"
+        problem = quoting_problem(line)
+        if problem:
+            raise RegistryError(f"{path}: row '{ident}' (line {number}): malformed quoting: {problem}")
+        if len(fields) != len(header):
+            raise RegistryError(
+                f"{path}: row '{ident}' (line {number}) has the wrong number of fields "
+                f"({len(fields)}, not {len(header)})"
+            )
+        claim = _validated(path, number, {k: v.strip() for k, v in zip(header, fields)}, declared)
+        if claim.id in seen:
+            raise RegistryError(f"{path}: row '{claim.id}' (line {number}) repeats the id of line {seen[claim.id]}")
+        seen[claim.id] = number
+        claims.append(claim)
     if not claims:
         raise RegistryError(f"{path}: the registry has no rows")
     return claims
 
 
-def _validated(path: Path, line: int, row: dict[str, str], known_tables: set[str] | None) -> Claim:
+def _validated(path: Path, line: int, row: dict[str, str], declared: dict[str, list[str]] | None) -> Claim:
     ident = row["id"]
 
     def refuse(why: str) -> RegistryError:
@@ -135,18 +181,18 @@ def _validated(path: Path, line: int, row: dict[str, str], known_tables: set[str
             parse_printed(row["published"])
         except ValueError as err:
             raise refuse(f"published figure {err}") from None
-    tolerance = None
-    if comparison in ("within", "within_se"):
-        try:
-            tolerance = float(row["tolerance"])
-        except ValueError:
-            raise refuse(f"comparison '{comparison}' needs a numeric tolerance, got '{row['tolerance']}'") from None
-        if not tolerance > 0:
-            raise refuse("the tolerance must be positive")
+    if comparison == "within_se":
         if not row["note"]:
-            raise refuse("a tolerance needs a note giving its reason")
-    elif row["tolerance"]:
-        raise refuse(f"a tolerance is given but comparison '{comparison}' does not use one")
+            raise refuse("a 'within_se' row needs a note saying what the reproduced value is")
+        try:
+            parse_printed(row["alternative"])
+        except ValueError:
+            raise refuse(
+                f"a 'within_se' row needs the value the claim argues against as 'alternative' "
+                f"(got '{row['alternative']}')"
+            ) from None
+    elif row["alternative"]:
+        raise refuse(f"an alternative is given but comparison '{comparison}' does not test against one")
     if comparison == "not_reproducible":
         if not row["note"]:
             raise refuse("a 'not_reproducible' row needs a note saying why")
@@ -155,26 +201,27 @@ def _validated(path: Path, line: int, row: dict[str, str], known_tables: set[str
     else:
         if not row["table"] or not row["column"]:
             raise refuse("the fields 'table' and 'column' must say which result holds the number")
-        if known_tables is not None and row["table"] not in known_tables:
-            raise refuse(f"no study produces the table '{row['table']}'")
         try:
-            parse_row_selector(row["row"])
+            selector = parse_row_selector(row["row"])
         except ValueError as err:
             raise refuse(str(err)) from None
-    return Claim(
-        id=ident,
-        document=row["document"],
-        section=row["section"],
-        where=row["where"],
-        published=row["published"],
-        comparison=comparison,
-        tolerance=tolerance,
-        table=row["table"],
-        row=row["row"],
-        column=row["column"],
-        figure=row["figure"],
-        note=row["note"],
-    )
+        if declared is not None:
+            _check_declared(refuse, row, selector, comparison, declared)
+    return Claim(**{name: row[name] for name in COLUMNS if name != "comparison"}, comparison=comparison)
+
+
+def _check_declared(refuse, row: dict[str, str], selector, comparison: str, declared: dict[str, list[str]]) -> None:
+    from cvsuite.workflow.catalog import declares_column
+
+    table = row["table"]
+    if table not in declared:
+        raise refuse(f"no study produces the table '{table}'")
+    columns = declared[table]
+    wanted = [row["column"]] + ([f"{row['column']}_se"] if comparison == "within_se" else [])
+    wanted += [key for key, _ in selector]
+    for column in wanted:
+        if not declares_column(columns, column):
+            raise refuse(f"table '{table}' has no column '{column}' (studies.yaml declares {', '.join(columns)})")
 
 
 def parse_row_selector(text: str) -> list[tuple[str, str]]:

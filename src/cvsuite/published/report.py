@@ -1,4 +1,11 @@
-"""results/REPORT.md: the comparison for reading, one section per study with its figures."""
+"""results/REPORT.md: the comparison for reading.
+
+It opens with the count of every verdict (never adding the numbers reproduced by construction to
+the reproduced ones), the settings this run changed from the documents', and the errata (where the
+documents are wrong, inconsistent, or argue more than their numbers carry); then one section per
+study with its figures and, for each published number, where it stands, the figure that shows it
+and the verdict.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +13,28 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from cvsuite.published.comparison import verdict_counts
+from cvsuite.published.comparison import ALLOWANCE_SE, POWER_FRACTION, verdict_counts
 
-_MARK = {
+MARKS = {
     "reproduced": "✅ reproduced",
-    "reproduced from recovered data": "☑️ reproduced from recovered data",
+    "reproduced by construction": "☑️ reproduced by construction",
     "consistent": "🟰 consistent",
     "differs": "❌ differs",
+    "inconclusive": "❔ inconclusive",
     "not reproducible": "⚪ not reproducible",
+    "not computed at this config": "⏸ not computed at this config",
+}
+
+MEANINGS = {
+    "reproduced": "computed independently, it reads as printed at the printed precision",
+    "reproduced by construction": "it reads as printed, but the printed figure was an input of the computation "
+    "(the recovered twelve-point table, a calibrated parameter, a setting inferred from the figure): no evidence",
+    "consistent": f"a re-simulated figure within {ALLOWANCE_SE:g} standard errors of our estimate, by a test whose "
+    f"allowance is at most {POWER_FRACTION:g} of the distance to the value the claim argues against",
+    "differs": "it does not match; the note says by how much and which settings, if any, moved it",
+    "inconclusive": "within the allowance, but with too few simulated datasets to tell it from its alternative",
+    "not reproducible": "the document does not give what the number needs; the note says what is missing",
+    "not computed at this config": "this run's settings do not compute it (the note says which row is missing)",
 }
 
 
@@ -29,29 +50,47 @@ class StudySection:
 
 
 def _cell(text) -> str:
+    if text is None or (isinstance(text, float) and pd.isna(text)):
+        return ""
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def verdict_line(comparison: pd.DataFrame) -> str:
+    """**372 published numbers: 290 reproduced, 28 reproduced by construction, ...** (zeros left out)."""
     counts = verdict_counts(comparison)
-    parts = ", ".join(f"{n} {status}" for status, n in counts.items())
+    parts = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     return f"**{len(comparison)} published numbers: {parts}.**"
 
 
-def render_report(comparison: pd.DataFrame, studies: list[StudySection]) -> str:
-    """Markdown: verdict count, then per study its figures and a published/reproduced table."""
+def render_report(
+    comparison: pd.DataFrame, studies: list[StudySection], changes: list[tuple] = (), errata: list[str] = ()
+) -> str:
+    """Markdown: verdicts, changed settings, errata, then per study its figures and numbers."""
+    counts = verdict_counts(comparison)
     lines = [
         "# Published and reproduced",
         "",
         verdict_line(comparison),
         "",
+        "| verdict | numbers | what it means |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {MARKS[status]} | {n} | {MEANINGS[status]} |" for status, n in counts.items()]
+    lines += [
+        "",
         "Every number the documents print, from `registry/published_numbers.csv`, beside the number the "
-        "workflow just computed (`results/comparison.csv`). *Reproduced*: written at the printed precision it "
-        "reads the same. *Reproduced from recovered data*: the same, computed from data the suite recovered "
-        "because the document lost it. *Consistent*: a statistical figure within the stated tolerance. "
-        "*Differs*: the note says why. *Not reproducible*: the document does not give what the number needs.",
+        "workflow just computed (`results/comparison.csv`, which also gives each re-simulated figure's "
+        "standard error, allowance, z and alternative).",
         "",
     ]
+    lines += ["## Settings that differ from the documents'", ""]
+    if changes:
+        lines += ["| setting | the documents' | this run's |", "|---|---|---|"]
+        lines += [f"| `{key}` | {_cell(document)} | {_cell(run)} |" for key, document, run in changes]
+        lines += ["", "Every `differs` below names the setting that moved it, or says that none did.", ""]
+    else:
+        lines += ["None: this run uses the documents' settings (the defaults of `schemas/config.schema.yaml`).", ""]
+    lines += ["## Errata", ""] + (list(errata) if errata else ["None found at this config."]) + [""]
     lines += ["## Contents", ""] + [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
     leftover = comparison[~comparison["study"].isin([s.name for s in studies])]
     if len(leftover):
@@ -59,11 +98,12 @@ def render_report(comparison: pd.DataFrame, studies: list[StudySection]) -> str:
     lines.append("")
     for study in studies:
         rows = comparison[comparison["study"] == study.name]
+        summary = verdict_line(rows) if len(rows) else "no registered numbers"
         lines += [
             f'<a id="{study.name.replace("_", "-")}"></a>',
             f"## {study.title}",
             "",
-            f"Study `{study.name}` · {study.source} · {verdict_line(rows) if len(rows) else 'no registered numbers'}",
+            f"Study `{study.name}` · {study.source} · {summary}",
             "",
         ]
         for path, caption in study.figures:
@@ -74,21 +114,21 @@ def render_report(comparison: pd.DataFrame, studies: list[StudySection]) -> str:
         if len(rows):
             lines += _claims_table(rows, study.name)
     if len(leftover):
-        lines += ["## Numbers no study computes", ""] + _claims_table(leftover, "")
+        lines += ['<a id="numbers-no-study-computes"></a>', "## Numbers no study computes", ""]
+        lines += _claims_table(leftover, "")
     return "\n".join(lines) + "\n"
 
 
 def _claims_table(rows: pd.DataFrame, study: str) -> list[str]:
-    out = ["| claim | where in the document | published | reproduced | status | note |", "|---|---|---|---|---|---|"]
+    out = ["| claim | where in the document | published | reproduced | verdict | note |", "|---|---|---|---|---|---|"]
     for r in rows.itertuples():
         where = f"{r.document}, {r.section}: {r.where}" if r.section else f"{r.document}: {r.where}"
         if isinstance(r.figure, str) and r.figure and study:
             anchor = r.figure.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             where += f" ([figure](#fig-{study}-{anchor}))"
-        reproduced = r.reproduced_as_printed if isinstance(r.reproduced_as_printed, str) else ""
         out.append(
-            f"| `{r.claim}` | {_cell(where)} | {_cell(r.published)} | {_cell(reproduced)} | "
-            f"{_MARK.get(r.status, r.status)} | {_cell(r.note if isinstance(r.note, str) else '')} |"
+            f"| `{r.claim}` | {_cell(where)} | {_cell(r.published)} | {_cell(r.reproduced_as_printed)} | "
+            f"{MARKS.get(r.status, r.status)} | {_cell(r.note)} |"
         )
     return out + [""]
 

@@ -31,7 +31,6 @@ class Study:
     source: str = ""
     config: list[str] = field(default_factory=list)
     report_tables: dict[str, list[str]] = field(default_factory=dict)
-    recovered_data: bool = False
 
     def table_path(self, table: str, folder: str = "") -> str:
         """results/<study>[/<folder>]/<table>.csv"""
@@ -83,7 +82,7 @@ def load_catalog(path: str | Path) -> Catalog:
     return Catalog(steps=steps, studies=studies)
 
 
-_STUDY_KEYS = {"title", "source", "config", "tables", "figures", "report_tables", "recovered_data"}
+_STUDY_KEYS = {"title", "source", "config", "tables", "figures", "report_tables"}
 _STEP_KEYS = {"tables"}
 
 
@@ -120,7 +119,6 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
         source=body.get("source", ""),
         config=list(body.get("config") or []),
         report_tables=report_tables,
-        recovered_data=bool(body.get("recovered_data", False)),
     )
 
 

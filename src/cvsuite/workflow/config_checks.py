@@ -1,23 +1,27 @@
-"""Refuse a bad config.yaml before any job runs, with one message that names the key.
+"""Refuse a bad config before any job runs, with one message per problem naming the key and its origin.
 
 The JSON schema (schemas/config.schema.yaml) fixes types, ranges and the known keys; the checks
 here add what a schema cannot say (K at most the sample size, a grid that goes up). Values
 given with ``snakemake --config`` arrive as text, so text is first read as the type the schema
-asks for ("3" -> 3, "1e-8" -> 1e-08).
+asks for ("3" -> 3, "1e-8" -> 1e-08). Each problem is prefixed with where its key came from
+(``ConfigSources.where``: "config.yaml, line 31" or "--config"); a misspelt key gets the nearest
+known one.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 
+from cvsuite.workflow.config_file import ConfigError, ConfigSources, key_name
 
-class ConfigError(ValueError):
-    """A config value the suite cannot run with; the message names the key."""
+__all__ = ["ConfigError", "checked_config", "load_schema", "coerce_to_schema"]
 
 
 def load_schema(path: str | Path) -> dict:
@@ -47,13 +51,6 @@ def coerce_to_schema(value: Any, schema: dict) -> Any:
     return value
 
 
-def _key(path) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
-
-
 def _describe(schema: dict, path) -> str:
     node = schema
     for part in path:
@@ -64,29 +61,42 @@ def _describe(schema: dict, path) -> str:
     return node.get("description", "")
 
 
-def schema_problems(config: dict, schema: dict) -> list[str]:
-    """One line per schema violation, each naming the key as block.key[index]."""
+def schema_problems(config: dict, schema: dict) -> list[tuple[tuple, str]]:
+    """One (key path, message) per schema violation, the message naming the key as block.key[index]."""
     validator = jsonschema.Draft202012Validator(schema)
     problems = []
     for error in sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path]):
         path = list(error.absolute_path)
         if error.validator == "additionalProperties":
             known = sorted(error.schema.get("properties", {}))
-            extra = sorted(set(error.instance) - set(known))
-            for name in extra:
-                where = _key(path + [name])
-                problems.append(f"{where} is not a known key (known here: {', '.join(known)})")
+            for name in sorted(set(error.instance) - set(known)):
+                nearest = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+                known_here = f"known here: {', '.join(known)}"
+                hint = f"did you mean {key_name(path + [nearest[0]])}?" if nearest else known_here
+                problems.append(((*path, name), f"{key_name(path + [name])} is not a known key ({hint})"))
             continue
         if error.validator == "required":
-            problems.append(f"{_key(path)}: {error.message}")
+            problems.append((tuple(path), f"{key_name(path)}: {error.message}"))
             continue
-        where = _key(path)
+        where = key_name(path)
         what = error.message
         if error.validator == "type" and isinstance(error.instance, str):
             what = f"'{error.instance}' is not of type '{error.validator_value}'"
         hint = _describe(schema, path)
-        problems.append(f"{where} = {error.instance!r}: {what}" + (f" ({where}: {hint})" if hint else ""))
+        explained = f" ({where}: {hint})" if hint else ""
+        problems.append((tuple(path), f"{where} = {error.instance!r}: {what}{explained}"))
     return problems
+
+
+_LEADING_KEY = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*)")
+
+
+def key_path(text: str) -> tuple:
+    """The key a problem's message opens with, as a path: "k_bias.folds[1] = 30: ..." -> ("k_bias", "folds", 1)."""
+    match = _LEADING_KEY.match(text)
+    if not match:
+        return ()
+    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"[A-Za-z_]\w*|\d+", match.group(1)))
 
 
 def cross_field_problems(config: dict) -> list[str]:
@@ -122,14 +132,15 @@ def cross_field_problems(config: dict) -> list[str]:
     return problems
 
 
-def checked_config(config: dict, schema: dict, source: str = "config.yaml") -> dict:
-    """The config with text read as numbers, or ConfigError listing every problem, each by key."""
+def checked_config(config: dict, schema: dict, sources: ConfigSources | None = None) -> dict:
+    """The config with text read as numbers, or ConfigError listing every problem, each by key and origin."""
+    sources = sources or ConfigSources()
     config = coerce_to_schema(config, schema)
     problems = schema_problems(config, schema)
     if not problems:
-        problems = cross_field_problems(config)
+        problems = [(key_path(text), text) for text in cross_field_problems(config)]
     if problems:
-        raise ConfigError("\n".join(f"{source}: {p}" for p in problems))
+        raise ConfigError("\n".join(f"{sources.where(path)}: {text}" for path, text in problems))
     return config
 
 

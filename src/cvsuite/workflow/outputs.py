@@ -23,15 +23,28 @@ import pandas as pd
 PACKAGES = ("numpy", "scipy", "scikit-learn", "pandas", "matplotlib", "snakemake")
 
 
+def current_umask() -> int:
+    """The process's file-creation mask (reading it means setting it: set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path):
-    """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds."""
+    """Yield a temporary path beside ``path``; rename it to ``path`` only if the block succeeds.
+
+    The temporary file is made private (mkstemp's 0600) while it is written; the finished file gets
+    the mode any new file would, 0666 less the user's umask, so that on a shared file system others
+    can read the results as they can read anything else the user writes.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     os.close(fd)
     try:
         yield Path(tmp)
+        os.chmod(tmp, 0o666 & ~current_umask())
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -9,6 +9,8 @@ declares (studies.yaml). So no entry point writes a file itself, and none can fo
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,11 +23,30 @@ from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, w
 
 @dataclass
 class Job:
-    """What an entry point reads: config blocks by name, input files by name, wildcards."""
+    """What an entry point reads: config blocks by name, input files by name, wildcards; and where
+    a long study says how far it has got (``progress``)."""
 
     config: dict[str, Any]
     input: Any
     wildcards: Any = None
+    name: str = "study"
+    every_seconds: float = 2.0
+    _started: float = field(default_factory=time.monotonic)
+    _last: float = -1e9
+
+    def progress(self, done: int, total: int, what: str = "datasets") -> None:
+        """One line to the job's log and the terminal, at most every ``every_seconds`` and at the end.
+
+        Library loops take it as a plain callback (``progress(done, total)``), so they stay free of I/O.
+        """
+        now = time.monotonic()
+        if done < total and now - self._last < self.every_seconds:
+            return
+        self._last = now
+        line = f"[{self.name}] {done}/{total} {what} ({now - self._started:.0f} s)"
+        print(line, flush=True)  # the log: run_job sends stdout there
+        if sys.__stderr__ is not None and sys.stdout is not sys.__stdout__:
+            print(line, file=sys.__stderr__, flush=True)  # and the terminal
 
 
 @dataclass
@@ -50,7 +71,10 @@ def run_job(snakemake, compute: Callable[[Job], StudyResult]) -> None:
         # Parallelism belongs to Snakemake jobs: BLAS threads inside a job only slow it down, and one
         # thread keeps the last bits of every matrix product independent of the machine's cores.
         with threadpool_limits(limits=snakemake.threads):
-            result = compute(Job(config=dict(params.blocks), input=snakemake.input, wildcards=snakemake.wildcards))
+            name = snakemake.rule + "".join(f" {v}" for v in snakemake.wildcards)
+            result = compute(
+                Job(config=dict(params.blocks), input=snakemake.input, wildcards=snakemake.wildcards, name=name)
+            )
         write_result(snakemake.rule, result, dict(snakemake.output.items()), params.blocks, params.columns)
 
 
