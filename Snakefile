@@ -357,6 +357,8 @@ rule compare:
     output:
         comparison="results/comparison.csv",
         report="results/REPORT.md",
+        comparison_page=report("results/comparison.html", caption="report/comparison.rst", category="published numbers"),
+        errata_page=report("results/errata.html", caption="report/errata.rst", category="published numbers"),
     params:
         config=config,
     log:

@@ -10,12 +10,22 @@ from pathlib import Path
 import pandas as pd
 
 from cvsuite.published.comparison import compare
+from cvsuite.published.html_tables import sortable_page
 from cvsuite.published.registry import read_registry
-from cvsuite.published.report import StudySection, render_report
+from cvsuite.published.report import StudySection, errata, render_report
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
 from cvsuite.workflow.outputs import logged_to, write_table, write_text
+
+PAGE_INTRO = (
+    "Every number the documents print beside the number the workflow computed, with its verdict "
+    "(results/comparison.csv). Click a heading to sort."
+)
+ERRATA_INTRO = (
+    "Every published number that differs from what the documents' own settings give: errors, "
+    "inconsistencies inside a document, and conclusions its numbers do not carry."
+)
 
 
 def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, out) -> None:
@@ -30,6 +40,9 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     by_study = {study.name: describe(changes_in(study.config, changes)) for study in catalog.studies.values()}
     comparison = compare(claims, by_name, by_study)
     write_table(comparison, out.comparison)
+    write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
+    shown = ["claim", "document", "section", "where", "published", "reproduced_as_printed", "note", "figure"]
+    write_text(sortable_page(errata(comparison)[shown], "Errata", ERRATA_INTRO), out.errata_page)
 
     report_dir = Path(out.report).parent
     sections = []

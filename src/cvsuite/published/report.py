@@ -90,7 +90,7 @@ def render_report(
         lines += ["", "Every `differs` below names the setting that moved it, or says that none did.", ""]
     else:
         lines += ["None: this run uses the documents' settings (the defaults of `schemas/config.schema.yaml`).", ""]
-    lines += ["## Errata", ""] + (list(errata) if errata else ["None found at this config."]) + [""]
+    lines += ["## Errata", ""] + _errata_lines(errata(comparison)) + [""]
     lines += ["## Contents", ""] + [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
     leftover = comparison[~comparison["study"].isin([s.name for s in studies])]
     if len(leftover):
@@ -117,6 +117,27 @@ def render_report(
         lines += ['<a id="numbers-no-study-computes"></a>', "## Numbers no study computes", ""]
         lines += _claims_table(leftover, "")
     return "\n".join(lines) + "\n"
+
+
+def _errata_lines(rows: pd.DataFrame) -> list[str]:
+    if rows.empty:
+        return ["No published number differs from what the documents' own settings give."]
+    out = [
+        f"{len(rows)} published numbers differ from what the documents' own settings give "
+        "(also `results/errata.html`, sortable):",
+        "",
+    ]
+    for r in rows.itertuples():
+        where = f"{r.document}, {r.section}" if r.section else r.document
+        link = ""
+        if isinstance(r.figure, str) and r.figure:
+            anchor = r.figure.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            link = f" ([figure](#fig-{r.study}-{anchor}))"
+        out.append(
+            f"- **{_cell(where)}**: {_cell(r.where)}: published {_cell(r.published)}, reproduced "
+            f"{_cell(r.reproduced_as_printed)}{link}. {_cell(r.note)} (`{r.claim}`)"
+        )
+    return out
 
 
 def _claims_table(rows: pd.DataFrame, study: str) -> list[str]:
