@@ -1,0 +1,184 @@
+"""The figures of study twelve_points: "Estimating Out-of-Sample Error", worked example, on the recovered table."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from cvsuite.figures import style
+from cvsuite.methods.fold_statistics import MODELS, Design, least_squares_coefficients, predict
+
+
+def _curve(x_fit, y_fit, degree, x_design, grid):
+    return predict(least_squares_coefficients(x_fit, y_fit, degree, x_design), grid, x_design)
+
+
+def _model_name(degree: int) -> str:
+    return "straight line" if degree == 1 else f"degree-{degree} polynomial"
+
+
+def data_and_fits(fits: pd.DataFrame, summary: pd.DataFrame, design: Design, slope: float) -> Figure:
+    """Step 1: the data with both fits on all twelve, as y and as y - slope x."""
+    fig, (raw_ax, dev_ax) = style.subplots(1, 2, figsize=(11, 4.2))
+    grid = np.linspace(design.x.min(), design.x.max(), 400)
+    x, y = fits["x"].to_numpy(), fits["y"].to_numpy()
+    curves = {model: _curve(x, y, degree, design.x, grid) for model, degree in zip(MODELS, design.degrees)}
+    colours = {"line": style.TRAIN, "polynomial": style.EXPECTED}
+    for ax, shift in ((raw_ax, 0.0), (dev_ax, 1.0)):
+        ax.plot(x, y - shift * slope * x, "o", color="black", label="observations (recovered, not given)")
+        for (model, degree), row in zip(zip(MODELS, design.degrees), summary.itertuples()):
+            ax.plot(
+                grid,
+                curves[model] - shift * slope * grid,
+                color=colours[model],
+                label=f"{_model_name(degree)}: training error {row.training_error:.4f}",
+            )
+        ax.set_xticks(design.x)
+        ax.set_xlabel("x")
+    raw_ax.set(ylabel="y", title="The data and both least-squares fits")
+    dev_ax.set(ylabel=f"y − {slope:g}x", title=f"The same, less {slope:g}x")
+    dev_ax.axhline(0, color=style.REFERENCE, linewidth=0.8)
+    raw_ax.legend(loc="upper left")
+    gap = summary.loc[0, "training_error"] - summary.loc[1, "training_error"]
+    fig.suptitle(
+        "On all twelve points the fits are indistinguishable: "
+        f"the polynomial's training error is lower by only {gap:.4f}"
+    )
+    return fig
+
+
+def fold4_extrapolation(fits: pd.DataFrame, design: Design, edge_fold: int, slope: float) -> Figure:
+    """The degree-5 fit trained without the edge fold, extrapolating to the largest x (as y - slope x)."""
+    fig, ax = style.subplots(figsize=(9, 4.4))
+    x, y = fits["x"].to_numpy(), fits["y"].to_numpy()
+    held = fits["fold"].to_numpy() == edge_fold
+    grid = np.linspace(design.x.min(), design.x.max(), 400)
+    for degree, colour in zip(design.degrees, (style.TRAIN, style.EXPECTED)):
+        curve = _curve(x[~held], y[~held], degree, design.x, grid)
+        name = _model_name(degree)
+        ax.plot(grid, curve - slope * grid, color=colour, label=f"{name} fitted without fold {edge_fold}")
+    ax.plot(
+        x[~held],
+        y[~held] - slope * x[~held],
+        "o",
+        color="black",
+        label=f"training observations (folds ≠ {edge_fold})",
+    )
+    ax.plot(x[held], y[held] - slope * x[held], "o", mfc="white", color="black", label=f"fold {edge_fold}, held out")
+    last = int(np.argmax(x))
+    pred = fits.loc[last, "polynomial_held_out_prediction"]
+    ax.annotate(
+        "",
+        xy=(x[last], pred - slope * x[last]),
+        xytext=(x[last], y[last] - slope * x[last]),
+        arrowprops={"arrowstyle": "->", "color": style.EXPECTED},
+    )
+    ax.axhline(0, color=style.REFERENCE, linewidth=0.8)
+    ax.set_xticks(design.x)
+    ax.set(xlabel="x", ylabel=f"y − {slope:g}x")
+    ax.legend(loc="upper left", fontsize=8)
+    miss_poly = pred - y[last]
+    miss_line = fits.loc[last, "line_held_out_prediction"] - y[last]
+    fig.suptitle(
+        f"Without fold {edge_fold}, the degree-{design.degrees[1]} fit misses y at x = {x[last]:g} by {miss_poly:+.2f} "
+        f"(the line by {miss_line:+.2f})"
+    )
+    return fig
+
+
+def fold_errors(
+    folds: pd.DataFrame, summary: pd.DataFrame, contrasts: pd.Series, published: dict[int, float]
+) -> Figure:
+    """Step 3: each fold's held-out error for both models side by side, the CVs, the published folds."""
+    fig, ax = style.subplots(figsize=(8, 4.4))
+    width = 0.38
+    colours = {"line": style.TRAIN, "polynomial": style.EXPECTED}
+    for offset, (model, sub) in zip((-width / 2, width / 2), folds.groupby("model", sort=False)):
+        row = summary[summary["model"] == model].iloc[0]
+        ax.bar(
+            sub["fold"] + offset,
+            sub["held_out_error"],
+            width,
+            color=colours[model],
+            label=f"{model}: CV {row.cv_error:.4f}, fold s.d. {row.fold_sd:.4f}",
+        )
+        ax.hlines(row.cv_error, 0.5, len(sub) + 0.5, color=colours[model], linestyle=":", linewidth=1)
+    for fold, value in published.items():
+        ax.plot(
+            fold + width / 2,
+            value,
+            "_",
+            color=style.PUBLISHED,
+            markersize=26,
+            markeredgewidth=2.5,
+            label="published polynomial fold error" if fold == max(published) else None,
+        )
+    ax.set_xticks(
+        sorted(folds["fold"].unique()),
+        [
+            f"fold {f}\n({o})"
+            for f, o in folds.drop_duplicates("fold")[["fold", "observations"]].itertuples(index=False)
+        ],
+    )
+    ax.set(ylabel="held-out mean squared error", xlabel="fold (observations held out); dotted: CV, the mean over folds")
+    ax.legend(loc="upper left", fontsize=8)
+    fig.suptitle(
+        f"The polynomial's error on fold {int(contrasts['fold_ratio_numerator_fold'])} is "
+        f"{contrasts['polynomial_fold_ratio']:.2f} times its error on fold "
+        f"{int(contrasts['fold_ratio_denominator_fold'])}; "
+        f"its CV is {contrasts['polynomial_cv_over_line_cv']:.2f} times the line's"
+    )
+    return fig
+
+
+def cv_difference(
+    histogram: pd.DataFrame,
+    robustness: pd.DataFrame,
+    contrasts: pd.Series,
+    published: float,
+    *,
+    noise_sd: float,
+    slope: float,
+) -> Figure:
+    """The CV difference (polynomial - line) over fresh data sets, the document's value marked."""
+    fig, ax = style.subplots(figsize=(9, 4.2))
+    main_bins = histogram[~histogram["overflow"]]
+    overflow = histogram[histogram["overflow"]].iloc[0]
+    ax.stairs(
+        main_bins["count"],
+        np.append(main_bins["bin_left"].to_numpy(), main_bins["bin_right"].iloc[-1]),
+        fill=True,
+        color="0.75",
+        label="fresh data sets",
+    )
+    ax.axvline(0, color=style.REFERENCE, linewidth=0.8)
+    ax.axvline(
+        published,
+        color=style.PUBLISHED,
+        linestyle="--",
+        linewidth=1.5,
+        label=f"the document's difference {published:g}",
+    )
+    freq = robustness.set_index("conclusion")
+    draws = int(freq.loc["polynomial_cv_above_line_cv", "draws"])
+    ax.text(
+        0.98,
+        0.95,
+        f"{int(overflow['count'])} draws above {overflow['bin_left']:.2f} "
+        f"(up to {overflow['bin_right']:.1f}) not drawn",
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        fontsize=8,
+    )
+    ax.set(xlabel="CV difference, polynomial − line (mean squared error)", ylabel=f"data sets (of {draws:,})")
+    ax.legend(loc="center right", fontsize=8)
+    above = freq.loc["polynomial_cv_above_line_cv"]
+    share = freq.loc["cv_difference_at_least_reference"]
+    fig.suptitle(
+        f"Fresh data y = {slope:g}x + noise (s.d. {noise_sd:.3f}): the polynomial's CV is the higher in "
+        f"{above['frequency_percent']:.1f}% of data sets,\nand {share['frequency_percent']:.0f}% show a larger "
+        f"difference than the example's {contrasts['cv_difference']:.4f}"
+    )
+    return fig
