@@ -8,7 +8,7 @@ import numpy as np
 
 from cvsuite.data.sine import train_and_test
 from cvsuite.figures import degree_sweep as figures
-from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary
+from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary, least_squares_solvers
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -18,8 +18,9 @@ def main(job: Job) -> StudyResult:
     degrees = np.arange(params["min_degree"], params["max_degree"] + 1)
     sweep = degree_sweep(x, y, x_test, y_test, degrees, data["half_width"])
     summary = degree_sweep_summary(sweep)
+    solvers = least_squares_solvers(x, y, params["max_degree"], data["half_width"])
     return StudyResult(
-        tables={"degree_sweep": sweep, "summary": summary},
+        tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers},
         figures={"risk_and_norm_by_degree": figures.risk_and_norm_by_degree(sweep, summary.iloc[0], len(y))},
     )
 

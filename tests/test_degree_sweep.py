@@ -3,7 +3,7 @@
 import numpy as np
 
 from cvsuite.data.sine import polynomial_design, sine_sample
-from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary
+from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary, least_squares_solvers
 
 X, Y = sine_sample(25, 3, 0.35, 3.0)
 XT, YT = sine_sample(400, 99, 0.35, 3.0)
@@ -25,3 +25,11 @@ def test_each_row_is_a_least_squares_fit_of_that_degree():
     assert (row["n_parameters"], row["train_risk"], row["expected_risk"]) == (4, train, expected)
     assert row["expected_over_train"] == expected / train
     assert row["theta_norm"] == np.linalg.norm(theta)
+
+
+def test_the_stable_solvers_agree_where_the_normal_equations_stray():
+    solvers = least_squares_solvers(X, Y, 15, 3.0).set_index("solver")["theta_norm"]
+    stable = solvers.drop(index=[s for s in solvers.index if s.startswith("normal equations")])
+    assert stable.max() - stable.min() < 1e-4 * stable.mean()
+    normal = solvers[[s for s in solvers.index if s.startswith("normal equations")]].iloc[0]
+    assert abs(normal - stable.mean()) > 100 * (stable.max() - stable.min())

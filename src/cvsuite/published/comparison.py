@@ -126,10 +126,9 @@ def judge(claim: Claim, found: Lookup) -> dict:
         return {**verdict, "reproduced": text, "reproduced_as_printed": text, "status": status}
     number = float(found.value)
     printed = parse_printed(claim.published)
-    if claim.comparison in ("rounded", "truncated"):
-        truncate = claim.comparison == "truncated"
-        written = _grouped_like(write_as_printed(number, printed, truncate), printed.text) + printed.suffix
-        status = matched_status if reads_the_same(number, printed, truncate) else "differs"
+    if claim.comparison == "rounded":
+        written = _grouped_like(write_as_printed(number, printed), printed.text) + printed.suffix
+        status = matched_status if reads_the_same(number, printed) else "differs"
         return {**verdict, "reproduced": repr(number), "reproduced_as_printed": written, "status": status}
     return {**verdict, **_statistical(claim, number, found.se, printed, matched_status)}
 

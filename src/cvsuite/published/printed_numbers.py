@@ -2,14 +2,13 @@
 
 A published figure is kept as text ("49%", "81,050", "+0.000063", "2.576e-05") because its
 precision is part of the claim. To compare, the reproduced value is written at the printed
-precision (rounded, or truncated where the document truncates) and the two texts must read the same.
+precision (rounded, as the documents' listings print with f-strings) and the two texts must read the same.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
 
 _NUMBER = re.compile(
     r"^(?P<sign>[+\-\u2212]?)"
@@ -66,23 +65,13 @@ def _canonical(text: str) -> str:
     return f"{sign}{body}{exp}"
 
 
-def write_as_printed(value: float, printed: PrintedNumber, truncate: bool = False) -> str:
-    """Write ``value`` with the precision and sign convention of ``printed``.
-
-    Rounding follows Python's format (the listings print with f-strings); truncation cuts digits
-    toward zero, exactly, in decimal (81,050.6 -> 81,050).
-    """
+def write_as_printed(value: float, printed: PrintedNumber) -> str:
+    """Write ``value`` with the precision and sign convention of ``printed``, rounding as Python's
+    format does (the listings print with f-strings)."""
     d = printed.decimals
     if printed.exponent is not None:
-        if truncate:
-            exp = Decimal(repr(abs(value))).adjusted() if value else 0
-            mantissa = (Decimal(repr(value)).scaleb(-exp)).quantize(Decimal(1).scaleb(-d), rounding=ROUND_DOWN)
-            text = f"{mantissa}e{exp}"
-        else:
-            mantissa, exp_text = f"{value:.{d}e}".split("e")
-            text = f"{mantissa}e{int(exp_text)}"
-    elif truncate:
-        text = str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-d), rounding=ROUND_DOWN))
+        mantissa, exp_text = f"{value:.{d}e}".split("e")
+        text = f"{mantissa}e{int(exp_text)}"
     else:
         text = f"{value:.{d}f}"
     if printed.explicit_sign and not text.startswith("-"):
@@ -90,6 +79,6 @@ def write_as_printed(value: float, printed: PrintedNumber, truncate: bool = Fals
     return text
 
 
-def reads_the_same(value: float, printed: PrintedNumber, truncate: bool = False) -> bool:
+def reads_the_same(value: float, printed: PrintedNumber) -> bool:
     """True when ``value`` written at the printed precision reads as the printed figure."""
-    return write_as_printed(value, printed, truncate) == printed.canonical()
+    return write_as_printed(value, printed) == printed.canonical()

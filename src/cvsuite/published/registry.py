@@ -51,7 +51,6 @@ COLUMNS = (
 
 COMPARISONS = {
     "rounded": "the reproduced value written at the printed precision reads the same",
-    "truncated": "as rounded, but digits are cut where the document truncates (81,050 for 81,050.6)",
     "exact": "the reproduced text equals the printed text (True, False, a label)",
     "within_se": "a re-simulation: the published figure lies within the suite's allowance of standard errors "
     "of the reproduced value (the standard error is read from the column named <column>_se)",

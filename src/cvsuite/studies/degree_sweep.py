@@ -50,3 +50,37 @@ def degree_sweep_summary(sweep: pd.DataFrame) -> pd.DataFrame:
             }
         ]
     )
+
+
+def least_squares_solvers(x, y, degree: int, half_width: float) -> pd.DataFrame:
+    """||theta|| of one least-squares fit by the common solvers, to show what a printed norm is.
+
+    Page 802's "81,050" at degree 15: the design is ill-conditioned (condition number about 1.5
+    million), so the solvers that never form X^T X (LAPACK's SVD-based gelsd, which numpy's lstsq
+    and the listing use; QR with column pivoting, gelsy; Householder QR; the SVD pseudo-inverse)
+    agree to many digits, while the normal equations lose about half of them.
+    """
+    import scipy.linalg
+
+    design = polynomial_design(x, degree, half_width)
+    q, r = np.linalg.qr(design)
+    u, s, vt = np.linalg.svd(design, full_matrices=False)
+    solutions = {
+        "numpy.linalg.lstsq (LAPACK gelsd, SVD; the listing's)": np.linalg.lstsq(design, y, rcond=None)[0],
+        "scipy.linalg.lstsq gelsy (QR with column pivoting)": scipy.linalg.lstsq(design, y, lapack_driver="gelsy")[0],
+        "Householder QR, then a triangular solve": scipy.linalg.solve_triangular(r, q.T @ y),
+        "SVD pseudo-inverse": vt.T @ ((u.T @ y) / s),
+        "normal equations X^T X theta = X^T y (numpy.linalg.solve)": np.linalg.solve(design.T @ design, design.T @ y),
+    }
+    return pd.DataFrame(
+        [
+            {
+                "degree": degree,
+                "solver": name,
+                "theta_norm": float(np.linalg.norm(theta)),
+                "train_risk": mean_squared_error(y, design @ theta),
+                "condition_number": float(s[0] / s[-1]),
+            }
+            for name, theta in solutions.items()
+        ]
+    )
