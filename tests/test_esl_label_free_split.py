@@ -1,18 +1,15 @@
 import numpy as np
 import pytest
 
-from cvsuite.data.null_predictors import balanced_labels
+from cvsuite.data.null_predictors import NullDesign, balanced_labels
 from cvsuite.methods.folds import fold_of, permutation_folds
+from cvsuite.methods.stumps import fit_stump
 from cvsuite.studies.esl_label_free_split import (
     claim_verdicts,
-    fit_stump,
     heldout_error_distribution,
     one_dataset_stumps,
     published_statistics,
-    restricted_orders,
     simulate_label_free_split,
-    sorted_orders,
-    split_errors,
     stump_cross_validation,
     summarise_procedures,
 )
@@ -20,42 +17,6 @@ from cvsuite.studies.esl_label_free_split import (
 RNG = np.random.default_rng(4)
 X = RNG.standard_normal((12, 7))
 Y = balanced_labels(12)
-
-
-def test_split_errors_match_counting_every_split_by_hand():
-    errors = split_errors(Y, sorted_orders(X))
-    for j in range(X.shape[1]):
-        ranked = Y[np.argsort(X[:, j], kind="stable")]
-        for s in range(len(Y) - 1):
-            left, right = ranked[: s + 1], ranked[s + 1 :]
-            assert errors[j, s, 0] == (left == 1).sum() + (right == 0).sum()
-            assert errors[j, s, 1] == (left == 0).sum() + (right == 1).sum()
-
-
-def test_a_subsets_orders_are_read_off_the_full_orders():
-    keep = np.ones(12, dtype=bool)
-    keep[[1, 5, 9]] = False
-    kept = np.flatnonzero(keep)
-    direct = kept[np.argsort(X[kept].T, axis=1, kind="stable")]
-    assert (restricted_orders(sorted_orders(X), keep) == direct).all()
-
-
-def test_a_separating_predictor_is_found_with_zero_errors_and_a_midpoint_threshold():
-    x = RNG.standard_normal((12, 5))
-    x[:, 3] = np.where(Y == 1, 2.0, -2.0) + RNG.uniform(-0.5, 0.5, 12)
-    stump = fit_stump(x, Y)
-    assert (stump.predictor, stump.training_errors) == (3, 0)
-    assert (stump.predict(x) == Y).all()
-    assert stump.threshold == pytest.approx(0.5 * (x[Y == 0, 3].max() + x[Y == 1, 3].min()))
-
-
-def test_ties_go_to_the_lowest_predictor():
-    x = np.repeat(RNG.standard_normal((12, 1)), 3, axis=1)
-    assert fit_stump(x, Y).predictor == 0
-
-
-def test_restricting_the_candidates_keeps_the_predictors_own_index():
-    assert fit_stump(X, Y, predictors=[4]).predictor == 4
 
 
 def test_the_full_data_stump_scored_fold_by_fold_is_its_training_error():
@@ -73,13 +34,15 @@ def test_cross_validation_finds_a_real_signal():
 
 
 def test_choosing_the_predictor_on_all_samples_is_optimistic_on_noise():
-    per_dataset, _ = simulate_label_free_split(20, 200, 5, 20, 3, [False])
+    per_dataset, _ = simulate_label_free_split(NullDesign(20, 200, 3), [False], datasets=20, n_folds=5)
     summary = summarise_procedures(per_dataset).set_index("procedure")["cv_error_percent"]
     assert summary["full_data_stump"] < summary["full_data_predictor"] < summary["cross_validated_stump"] - 15
 
 
 def test_stratification_is_a_second_setting_on_the_same_datasets():
-    per_dataset, per_fold = simulate_label_free_split(20, 50, 5, 3, 3, [False, True], test_points=20)
+    per_dataset, per_fold = simulate_label_free_split(
+        NullDesign(20, 50, 3), [False, True], datasets=3, n_folds=5, test_points=20
+    )
     first, second = (per_dataset[per_dataset["setting"] == i].reset_index(drop=True) for i in (0, 1))
     assert (first["full_data_training_errors"] == second["full_data_training_errors"]).all()
     assert second["true_error_percent"].isna().all() and first["true_error_percent"].notna().all()
@@ -87,7 +50,9 @@ def test_stratification_is_a_second_setting_on_the_same_datasets():
 
 
 def test_one_fold_statistics_take_their_spread_over_single_folds():
-    per_dataset, per_fold = simulate_label_free_split(20, 50, 5, 6, 3, [False], test_points=20)
+    per_dataset, per_fold = simulate_label_free_split(
+        NullDesign(20, 50, 3), [False], datasets=6, n_folds=5, test_points=20
+    )
     table = published_statistics(per_dataset, per_fold, design_datasets=50).set_index("statistic")
     counts = per_fold["full_data_predictor_heldout_errors"]
     row = table.loc["full_data_predictor_heldout_errors"]
@@ -97,23 +62,73 @@ def test_one_fold_statistics_take_their_spread_over_single_folds():
 
 
 def test_held_out_error_shares_add_up_per_procedure():
-    _, per_fold = simulate_label_free_split(20, 50, 5, 4, 3, [False])
+    _, per_fold = simulate_label_free_split(NullDesign(20, 50, 3), [False], datasets=4, n_folds=5)
     shares = heldout_error_distribution(per_fold).groupby("procedure")["share_percent"].sum()
     assert shares.tolist() == pytest.approx([100.0] * 3)
 
 
 def test_the_marked_predictors_are_those_of_fewest_full_data_errors():
-    table = one_dataset_stumps(20, 60, 5, 3, 0, False, marked=6)
+    table = one_dataset_stumps(NullDesign(20, 60, 3), 0, n_folds=5, stratified=False, marked=6)
     assert table["marked"].sum() == 6
-    assert table.loc[table["marked"], "full_data_training_errors"].max() <= table.loc[~table["marked"], "full_data_training_errors"].min()
+    assert (
+        table.loc[table["marked"], "full_data_training_errors"].max()
+        <= table.loc[~table["marked"], "full_data_training_errors"].min()
+    )
     assert (table["training_samples"] + table["heldout_samples"] == 20).all()
 
 
 def test_verdicts_say_false_when_the_full_data_choice_is_not_optimistic():
-    per_dataset, _ = simulate_label_free_split(20, 200, 5, 15, 3, [False])
-    assert (claim_verdicts(per_dataset, 3).set_index("claim").loc[
-        ["choice_on_all_data_is_optimistic", "rechoosing_within_folds_not_optimistic"], "verdict"] == "True").all()
+    per_dataset, _ = simulate_label_free_split(NullDesign(20, 200, 3), [False], datasets=15, n_folds=5)
+    assert (
+        claim_verdicts(per_dataset, 3)
+        .set_index("claim")
+        .loc[["choice_on_all_data_is_optimistic", "rechoosing_within_folds_not_optimistic"], "verdict"]
+        == "True"
+    ).all()
     flat = per_dataset.copy()
     for column in ("full_data_stump_cv_error_percent", "full_data_predictor_cv_error_percent"):
         flat[column] = flat["cross_validated_stump_cv_error_percent"]
     assert claim_verdicts(flat, 3).set_index("claim").loc["choice_on_all_data_is_optimistic", "verdict"] == "False"
+
+
+def test_dataset_d_is_drawn_in_the_documented_order_and_cross_validated_fold_by_fold():
+    """Predictors, then the permutation the folds are cut from, then the fresh values of the stump's predictor."""
+    per_dataset, per_fold = simulate_label_free_split(
+        NullDesign(20, 50, 3), [False], datasets=2, n_folds=5, test_points=30
+    )
+    y = balanced_labels(20)
+    rng = np.random.default_rng([3, 1])
+    x = rng.standard_normal((20, 50))
+    chunks = np.array_split(rng.permutation(20), 5)
+    full = fit_stump(x, y)
+    fresh = rng.standard_normal(30)
+    row = per_dataset.iloc[1]
+    assert (row["dataset"], row["full_data_predictor_index"], row["full_data_training_errors"]) == (
+        1,
+        full.predictor,
+        full.training_errors,
+    )
+    fresh_predicted = np.where(fresh > full.threshold, full.right_class, 1.0 - full.right_class)
+    assert row["true_error_percent"] == 100 * (fresh_predicted != np.repeat([0.0, 1.0], 15)).mean()
+    folds = per_fold[per_fold["dataset"] == 1]
+    for k, chunk in enumerate(chunks):
+        train = np.setdiff1d(np.arange(20), chunk)
+        refit = fit_stump(x[train], y[train])
+        fold = folds.iloc[k]
+        assert fold["full_data_stump_heldout_errors"] == (full.predict(x[chunk]) != y[chunk]).sum()
+        assert fold["cross_validated_stump_heldout_errors"] == (refit.predict(x[chunk]) != y[chunk]).sum()
+
+
+def test_each_predictors_own_stump_is_refitted_on_the_first_fold():
+    table = one_dataset_stumps(NullDesign(20, 30, 3), 2, n_folds=5, stratified=False, marked=6)
+    y = balanced_labels(20)
+    rng = np.random.default_rng([3, 2])
+    x = rng.standard_normal((20, 30))
+    test = np.array_split(rng.permutation(20), 5)[0]
+    train = np.setdiff1d(np.arange(20), test)
+    for j in (0, 11, 29):
+        full, refit = fit_stump(x, y, predictors=[j]), fit_stump(x[train], y[train], predictors=[j])
+        row = table.iloc[j]
+        assert row["full_data_training_errors"] == full.training_errors
+        assert row["fold_training_errors"] == refit.training_errors
+        assert row["fold_heldout_errors"] == (refit.predict(x[test]) != y[test]).sum()

@@ -2,28 +2,21 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvsuite.data.null_predictors import balanced_labels, dataset_rng, null_predictors
+from cvsuite.data.null_predictors import NullDesign, balanced_labels
 from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.studies.esl_wrong_and_right_way import (
     Setting,
     claim_verdicts,
     correlation_histogram,
-    nearest_neighbour_labels,
+    open_choice_settings,
     published_statistics,
     screened_cross_validation,
     simulate_wrong_and_right_way,
-    subset_label_correlations,
-    top_predictors,
 )
 
 RNG = np.random.default_rng(11)
 X = RNG.standard_normal((20, 60))
 Y = balanced_labels(20)
-
-
-def test_balanced_labels_refuse_an_odd_sample_size():
-    with pytest.raises(ValueError, match="even number"):
-        balanced_labels(7)
 
 
 def test_unstratified_folds_are_the_permutation_cut_in_order():
@@ -52,49 +45,9 @@ def test_fold_ids_refuse_impossible_fold_counts(k):
 
 def test_a_dataset_is_the_same_draw_whatever_the_number_of_datasets():
     setting = [Setting("signed", False, 5)]
-    few, _ = simulate_wrong_and_right_way(20, 60, 5, 2, 7, setting)
-    many, _ = simulate_wrong_and_right_way(20, 60, 5, 4, 7, setting)
+    few, _ = simulate_wrong_and_right_way(NullDesign(20, 60, 7), setting, datasets=2, selected=5)
+    many, _ = simulate_wrong_and_right_way(NullDesign(20, 60, 7), setting, datasets=4, selected=5)
     pd.testing.assert_frame_equal(few, many.iloc[:2])
-    assert (null_predictors(dataset_rng(7, 1), 20, 60) == null_predictors(dataset_rng(7, 1), 20, 60)).all()
-
-
-def test_subset_correlations_match_numpy_corrcoef_on_each_subset():
-    subsets = np.zeros((3, 20))
-    subsets[0] = 1
-    subsets[1, :12] = 1
-    subsets[2, 4:18] = 1
-    corr = subset_label_correlations(X, Y, subsets)
-    for row, weights in zip(corr, subsets):
-        rows = weights.astype(bool)
-        expected = [np.corrcoef(X[rows, j], Y[rows])[0, 1] for j in range(X.shape[1])]
-        np.testing.assert_allclose(row, expected, rtol=1e-10, atol=1e-12)
-
-
-def test_a_subset_of_one_class_has_no_correlation():
-    subsets = np.zeros((1, 20))
-    subsets[0, :10] = 1  # the first ten samples are all class 0
-    assert np.isnan(subset_label_correlations(X, Y, subsets)).all()
-
-
-def test_signed_selection_takes_the_largest_and_absolute_the_most_extreme():
-    corr = np.array([0.1, -0.9, 0.5, 0.3, -0.2])
-    assert top_predictors(corr, 2, "signed").tolist() == [2, 3]
-    assert top_predictors(corr, 2, "absolute").tolist() == [1, 2]
-
-
-@pytest.mark.parametrize("count, selection, message", [(0, "signed", "cannot select"), (6, "signed", "cannot select"),
-                                                       (2, "largest", "selection must be")])
-def test_top_predictors_refuses_what_it_cannot_do(count, selection, message):
-    with pytest.raises(ValueError, match=message):
-        top_predictors(np.zeros(5), count, selection)
-
-
-def test_nearest_neighbour_matches_brute_force_and_finds_an_identical_point():
-    train, query = RNG.standard_normal((15, 4)), RNG.standard_normal((9, 4))
-    labels = RNG.integers(0, 2, 15).astype(float)
-    brute = [labels[np.argmin(((train - q) ** 2).sum(axis=1))] for q in query]
-    assert nearest_neighbour_labels(train, labels, query).tolist() == brute
-    assert nearest_neighbour_labels(train, labels, train[[3, 7]]).tolist() == labels[[3, 7]].tolist()
 
 
 def brute_force_cv(x, y, folds, selected, right_way):
@@ -122,26 +75,68 @@ def test_both_ways_agree_with_a_brute_force_implementation(stratified):
     assert ways["right_way"]["errors"].tolist() == brute_force_cv(X, Y, folds, 6, right_way=True).tolist()
 
 
+def test_dataset_d_is_drawn_in_the_documented_order_from_default_rng_seed_d():
+    """Predictors, then the permutation the folds are cut from, then the fresh samples' screened predictors."""
+    per_dataset, _ = simulate_wrong_and_right_way(
+        NullDesign(20, 60, 7), [Setting("signed", False, 5)], datasets=2, selected=5, test_points=40
+    )
+    rng = np.random.default_rng([7, 1])
+    x = rng.standard_normal((20, 60))
+    folds = np.empty(20, dtype=int)
+    for k, chunk in enumerate(np.array_split(rng.permutation(20), 5)):
+        folds[chunk] = k
+    chosen = np.argsort([-np.corrcoef(x[:, j], Y)[0, 1] for j in range(60)])[:5]
+    fresh_x, fresh_y = rng.standard_normal((40, 5)), np.repeat([0.0, 1.0], 20)
+    nearest = [np.argmin(((x[:, chosen] - q) ** 2).sum(axis=1)) for q in fresh_x]
+    row = per_dataset.iloc[1]
+    assert row["dataset"] == 1
+    assert row["wrong_way_cv_error_percent"] == 100 * brute_force_cv(x, Y, folds, 5, right_way=False).mean()
+    assert row["right_way_cv_error_percent"] == 100 * brute_force_cv(x, Y, folds, 5, right_way=True).mean()
+    assert row["true_error_percent"] == 100 * (Y[nearest] != fresh_y).mean()
+
+
+def test_each_open_choice_is_changed_on_its_own():
+    default = Setting("signed", False, 5)
+    assert open_choice_settings(default, [5, 10, 50]) == [
+        default,
+        Setting("absolute", False, 5),
+        Setting("signed", True, 5),
+        Setting("signed", False, 10),
+        Setting("signed", False, 50),
+    ]
+
+
 def test_screening_on_all_samples_leaks_and_screening_in_the_fold_does_not():
-    per_dataset, corr = simulate_wrong_and_right_way(30, 800, 20, 12, 1, [Setting("signed", False, 5)])
+    per_dataset, corr = simulate_wrong_and_right_way(
+        NullDesign(30, 800, 1), [Setting("signed", False, 5)], datasets=12, selected=20
+    )
     assert per_dataset["wrong_way_cv_error_percent"].mean() + 20 < per_dataset["right_way_cv_error_percent"].mean()
     assert np.nanmean(corr[:, 0]) > 5 * abs(np.nanmean(corr[:, 1]))
 
 
 def test_absolute_selection_orients_held_out_correlations_by_the_selection_sign():
-    per_dataset, corr = simulate_wrong_and_right_way(30, 800, 20, 6, 1, [Setting("absolute", False, 5)])
+    per_dataset, corr = simulate_wrong_and_right_way(
+        NullDesign(30, 800, 1), [Setting("absolute", False, 5)], datasets=6, selected=20
+    )
     assert np.nanmean(corr[:, 0]) > 0.1
 
 
 def test_the_final_models_error_on_fresh_samples_is_recorded_for_the_first_setting_only():
-    per_dataset, _ = simulate_wrong_and_right_way(20, 60, 5, 3, 1, [Setting("signed", False, 5), Setting("signed", True, 5)],
-                                                  test_points=40)
+    per_dataset, _ = simulate_wrong_and_right_way(
+        NullDesign(20, 60, 1),
+        [Setting("signed", False, 5), Setting("signed", True, 5)],
+        datasets=3,
+        selected=5,
+        test_points=40,
+    )
     assert per_dataset.loc[per_dataset["setting"] == 0, "true_error_percent"].notna().all()
     assert per_dataset.loc[per_dataset["setting"] == 1, "true_error_percent"].isna().all()
 
 
 def test_the_comparison_se_combines_monte_carlo_error_and_the_books_design():
-    per_dataset, corr = simulate_wrong_and_right_way(20, 60, 5, 8, 1, [Setting("signed", False, 5)], test_points=40)
+    per_dataset, corr = simulate_wrong_and_right_way(
+        NullDesign(20, 60, 1), [Setting("signed", False, 5)], datasets=8, selected=5, test_points=40
+    )
     table = published_statistics(per_dataset, corr, design_datasets=2).set_index("statistic")
     row = table.loc["right_way_cv_error_percent"]
     sd = per_dataset["right_way_cv_error_percent"].std(ddof=1)
@@ -152,15 +147,21 @@ def test_the_comparison_se_combines_monte_carlo_error_and_the_books_design():
 
 
 def test_histogram_shares_add_up_to_all_correlations():
-    _, corr = simulate_wrong_and_right_way(20, 60, 5, 3, 1, [Setting("signed", False, 5)])
+    _, corr = simulate_wrong_and_right_way(NullDesign(20, 60, 1), [Setting("signed", False, 5)], datasets=3, selected=5)
     histogram = correlation_histogram(corr, 10)
     assert histogram.groupby("procedure")["share_percent"].sum().tolist() == pytest.approx([100.0, 100.0])
 
 
 def synthetic_runs(wrong, right, correlation):
     n = len(wrong)
-    return pd.DataFrame({"wrong_way_cv_error_percent": wrong, "right_way_cv_error_percent": right,
-                         "wrong_way_heldout_correlation": correlation, "right_way_heldout_correlation": np.zeros(n)})
+    return pd.DataFrame(
+        {
+            "wrong_way_cv_error_percent": wrong,
+            "right_way_cv_error_percent": right,
+            "wrong_way_heldout_correlation": correlation,
+            "right_way_heldout_correlation": np.zeros(n),
+        }
+    )
 
 
 def test_verdicts_turn_false_when_the_wrong_way_does_not_leak():

@@ -1,74 +1,43 @@
-from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.datasets import load_iris
 
-from cvsuite.methods.folds import shuffled_partition
-from cvsuite.methods.folds import leave_one_out_folds, stratified_dealt_folds
+from cvsuite.methods.folds import stratified_dealt_folds
+from cvsuite.methods.majority_class import expected_shuffled_kfold_accuracy
+from cvsuite.published.registry import published_value, read_registry
 from cvsuite.studies.kohavi_iris_majority import (
-    TIE_BREAKS,
     class_count_summary,
-    expected_fold_accuracy,
-    expected_shuffled_kfold_accuracy,
-    label_of_most,
     majority_cv_study,
-    majority_fold_results,
+    majority_study,
     protocol_estimates,
     spread,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 BALANCED = np.repeat([0, 1, 2], 8)  # 24 items, 8 per class: a small stand-in for Iris
 
 
-def test_leave_one_out_on_balanced_classes_never_predicts_the_held_out_class():
-    table = majority_fold_results(BALANCED, leave_one_out_folds(len(BALANCED)), 3, "lowest_label")
-    assert (table["predicted_class"] != BALANCED).all()
-    assert table["hits"].sum() == 0
+def test_leave_one_out_on_iris_scores_kohavis_published_zero_in_every_fold():
+    claims = read_registry(ROOT / "registry" / "published_numbers.csv")
+    iris = load_iris()
+    estimates, _, folds = majority_study(
+        iris.target, list(iris.target_names), ["lowest_label"], n_folds=10, partitions=2, first_seed=0, tie_seed=0
+    )
+    loo = estimates.set_index("scheme").loc["leave-one-out"]
+    assert loo["accuracy_percent"] == published_value(claims, "kohavi1995.loo.accuracy")
+    assert loo["fold_range_percent"] == published_value(claims, "kohavi1995.loo.fold-range")
+    assert len(folds[folds["protocol"] == "leave-one-out"]) == 150
 
 
-def test_leave_one_out_on_unbalanced_classes_is_not_zero():
-    labels = np.array([0] * 6 + [1] * 3 + [2] * 3)
-    table = majority_fold_results(labels, leave_one_out_folds(len(labels)), 3, "lowest_label")
-    assert table["hits"].sum() == 6  # the clear majority survives deleting one of its members
-
-
-@pytest.mark.parametrize("rule, expected", [("lowest_label", 1), ("highest_label", 2)])
-def test_deterministic_tie_breaks_pick_the_first_or_last_tied_class(rule, expected):
-    assert label_of_most(np.array([3, 5, 5]), rule) == expected
-
-
-def test_random_tie_break_draws_only_when_there_is_a_tie():
-    rng = np.random.default_rng(5)
-    state = rng.bit_generator.state
-    assert label_of_most(np.array([1, 7, 2]), "random", rng) == 1
-    assert rng.bit_generator.state == state
-    picks = {label_of_most(np.array([4, 4, 1]), "random", rng) for _ in range(50)}
-    assert picks == {0, 1}
-
-
-def test_unknown_tie_break_is_refused():
-    with pytest.raises(ValueError, match="tie_break must be one of"):
-        label_of_most(np.array([1, 1]), "coin")
-
-
-def test_random_tie_break_needs_a_generator():
-    with pytest.raises(ValueError, match="needs a random generator"):
-        label_of_most(np.array([2, 2]), "random")
-
-
-@pytest.mark.parametrize("seed", range(5))
-def test_tie_breaking_moves_no_accuracy_on_balanced_data(seed):
-    folds = shuffled_partition(len(BALANCED), 4, seed)
-    hits = [majority_fold_results(BALANCED, folds, 3, rule, np.random.default_rng(seed))["hits"].tolist() for rule in TIE_BREAKS]
-    assert hits[0] == hits[1] == hits[2]
-
-
-def test_tie_breaking_can_move_accuracy_on_unbalanced_data():
-    labels = np.array([0, 0, 0, 1, 1])
-    folds = [np.array([0]), np.array([1, 2, 3, 4])]  # the first fold leaves a 2-2 tie whose winner decides its hit
-    low = majority_fold_results(labels, folds, 2, "lowest_label")
-    high = majority_fold_results(labels, folds, 2, "highest_label")
-    assert low.loc[0, "hits"] == 1 and high.loc[0, "hits"] == 0
+def test_the_study_runs_every_tie_break_and_names_the_predicted_classes():
+    estimates, runs, folds = majority_study(
+        BALANCED, ["a", "b", "c"], ["lowest_label", "highest_label"], n_folds=4, partitions=3, first_seed=0, tie_seed=0
+    )
+    assert estimates["tie_break"].tolist() == ["lowest_label"] * 3 + ["highest_label"] * 3
+    assert len(runs) == 2 * (1 + 3 + 3)
+    assert (folds["predicted_class_name"] == np.array(["a", "b", "c"])[folds["predicted_class"]]).all()
 
 
 @pytest.mark.parametrize("k", [2, 3, 5, 8])
@@ -85,35 +54,48 @@ def test_stratified_partition_refuses_impossible_fold_counts():
         stratified_dealt_folds(BALANCED, 1, np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("counts, size, rule", [((3, 2, 2), 3, "lowest_label"), ((3, 2, 2), 3, "highest_label"),
-                                                ((2, 2, 2), 2, "random"), ((4, 1, 2), 4, "lowest_label")])
-def test_expected_fold_accuracy_equals_the_average_over_every_subset(counts, size, rule):
-    labels = np.repeat(np.arange(len(counts)), counts)
-    accuracies = []
-    for subset in combinations(range(len(labels)), size):
-        held_out = np.bincount(labels[list(subset)], minlength=len(counts))
-        remaining = np.array(counts) - held_out
-        tied = np.flatnonzero(remaining == remaining.max())
-        chosen = {"lowest_label": [tied[0]], "highest_label": [tied[-1]], "random": tied}[rule]
-        accuracies.append(np.mean([held_out[c] for c in chosen]) / size)
-    assert expected_fold_accuracy(counts, size, rule) == pytest.approx(np.mean(accuracies), rel=1e-12)
-
-
 def test_shuffled_kfold_average_is_consistent_with_its_exact_expectation():
-    runs, _ = majority_cv_study(BALANCED, 3, 4, partitions=400, first_seed=0, tie_break="lowest_label", tie_seed=0)
-    shuffled = runs[runs["scheme"] == "shuffled"]["accuracy_percent"]
-    se = shuffled.std(ddof=1) / np.sqrt(len(shuffled))
+    runs, _ = majority_cv_study(
+        BALANCED, 3, n_folds=4, partitions=400, first_seed=0, tie_break="lowest_label", tie_seed=0
+    )
+    shuffled = runs[runs["scheme"] == "shuffled"]["accuracy_percent"].to_numpy()
+    se = np.std(shuffled, ddof=1) / np.sqrt(len(shuffled))
     exact = 100 * expected_shuffled_kfold_accuracy((8, 8, 8), 4, "lowest_label")
     assert abs(shuffled.mean() - exact) <= 4 * se
 
 
+def test_shuffled_partition_r_is_the_permutation_of_default_rng_first_seed_plus_r():
+    _, folds = majority_cv_study(
+        BALANCED, 3, n_folds=4, partitions=2, first_seed=5, tie_break="lowest_label", tie_seed=0
+    )
+    first = folds[folds["protocol"] == "shuffled 4-fold"]
+    chunks = np.array_split(np.random.default_rng(5).permutation(24), 4)
+    held_out = [np.bincount(BALANCED[c], minlength=3) for c in chunks]
+    remaining = [np.bincount(BALANCED, minlength=3) - h for h in held_out]
+    assert first["predicted_class"].tolist() == [int(np.argmax(r)) for r in remaining]
+    assert first["hits"].tolist() == [int(h[np.argmax(r)]) for h, r in zip(held_out, remaining)]
+
+
 def test_stratified_folds_of_balanced_classes_give_the_same_score_in_every_fold_and_partition():
-    runs, folds = majority_cv_study(BALANCED, 3, 4, partitions=20, first_seed=3, tie_break="random", tie_seed=1)
+    runs, folds = majority_cv_study(BALANCED, 3, n_folds=4, partitions=20, first_seed=3, tie_break="random", tie_seed=1)
     estimates = protocol_estimates(runs, np.bincount(BALANCED)).set_index("scheme")
     assert estimates.loc["stratified", "spread_over_partitions_percent"] == 0.0
+    assert estimates.loc["stratified", "accuracy_percent_se"] == 0.0
     assert estimates.loc["stratified", "fold_range_percent"] == 0.0
     assert estimates.loc["stratified", "accuracy_percent"] == estimates.loc["stratified", "full_data_accuracy_percent"]
     assert estimates.loc["leave-one-out", "fold_sd_percent"] == 0.0
+
+
+def test_the_monte_carlo_se_of_shuffled_kfold_is_the_sample_sd_over_root_r():
+    runs, _ = majority_cv_study(
+        BALANCED, 3, n_folds=4, partitions=30, first_seed=0, tie_break="lowest_label", tie_seed=0
+    )
+    estimates = protocol_estimates(runs, np.bincount(BALANCED)).set_index("scheme")
+    shuffled = runs.loc[runs["scheme"] == "shuffled", "accuracy_percent"].to_numpy()
+    assert estimates.loc["shuffled", "accuracy_percent_se"] == pytest.approx(
+        np.std(shuffled, ddof=1) / np.sqrt(30), rel=1e-12
+    )
+    assert estimates.loc["shuffled", "spread_over_partitions_percent"] == pytest.approx(np.std(shuffled), rel=1e-12)
 
 
 def test_identical_values_have_exactly_zero_spread():

@@ -8,7 +8,13 @@ esl_label_free_split) draw their datasets here, so a dataset is the same draw in
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 import numpy as np
+import pandas as pd
+
+from cvsuite.methods.folds import fold_size_range
 
 
 def balanced_labels(n: int) -> np.ndarray:
@@ -35,3 +41,52 @@ def dataset_rng(seed: int, dataset: int) -> np.random.Generator:
 def null_predictors(rng: np.random.Generator, n: int, p: int) -> np.ndarray:
     """An n x p matrix of independent standard Gaussians, drawn in one call (row-major)."""
     return rng.standard_normal((n, p))
+
+
+@dataclass(frozen=True)
+class NullDataset:
+    """One simulated dataset: its index, predictors ``x``, the permutation its folds are cut from,
+    and its generator, left where the next draw of the dataset (fresh test samples) continues."""
+
+    index: int
+    x: np.ndarray
+    order: np.ndarray
+    rng: np.random.Generator
+
+
+@dataclass(frozen=True)
+class NullDesign:
+    """The simulation design of ESL §7.10.2 and §7.10.3: N samples in two equal classes, p null
+    predictors, and the seed every dataset's generator is keyed by (``dataset_rng``)."""
+
+    samples: int
+    predictors: int
+    seed: int
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The class labels, the same in every dataset (``balanced_labels``)."""
+        return balanced_labels(self.samples)
+
+    def dataset(self, index: int) -> NullDataset:
+        """Dataset ``index``, drawn from ``dataset_rng(seed, index)``.
+
+        Draw order: the samples x predictors matrix of standard Gaussians (``null_predictors``),
+        then one permutation of the samples, from which every fold construction of a study cuts its
+        folds (``cvsuite.methods.folds.permutation_folds``).
+        """
+        rng = dataset_rng(self.seed, index)
+        x = null_predictors(rng, self.samples, self.predictors)
+        return NullDataset(index, x, rng.permutation(self.samples), rng)
+
+    def datasets(self, count: int) -> Iterator[NullDataset]:
+        """Datasets 0, 1, ..., ``count`` - 1, one at a time."""
+        for index in range(count):
+            yield self.dataset(index)
+
+
+def fold_sizes(samples: int, n_folds: int) -> pd.DataFrame:
+    """Sizes of the held-out folds and training sets when the N samples are cut into K folds, as one
+    row: the folds of ESL §7.10.2 step 1 ("Divide the samples into K cross-validation folds"), which
+    §7.10.3 reuses. Both constructions of ``permutation_folds`` have these sizes."""
+    return pd.DataFrame([fold_size_range(samples, n_folds)])

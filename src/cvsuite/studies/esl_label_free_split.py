@@ -17,83 +17,16 @@ fold: cross-validation done right).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
+from cvsuite.data.null_predictors import NullDesign, balanced_labels
+from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
-from cvsuite.data.null_predictors import balanced_labels, dataset_rng, null_predictors
-from cvsuite.methods.folds import fold_of, fold_size_range, permutation_folds
+from cvsuite.methods.stumps import restricted_orders, sorted_orders, split_errors, stump_from_orders
+from cvsuite.studies.esl_wrong_and_right_way import verdict_table
 
 PROCEDURES = ("full_data_stump", "full_data_predictor", "cross_validated_stump")
-
-
-@dataclass(frozen=True)
-class Stump:
-    """x[predictor] > threshold predicts ``right_class``, otherwise 1 - right_class."""
-
-    predictor: int
-    threshold: float
-    right_class: float
-    training_errors: int
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        right = x[:, self.predictor] > self.threshold
-        return np.where(right, self.right_class, 1.0 - self.right_class)
-
-
-def sorted_orders(x: np.ndarray) -> np.ndarray:
-    """For each predictor (row), the sample indices in increasing order of its values: p x n."""
-    return np.argsort(x.T, axis=1, kind="stable")
-
-
-def restricted_orders(orders: np.ndarray, keep: np.ndarray) -> np.ndarray:
-    """The orders of a subset of samples, read off the full orders: dropping samples keeps the order
-    of the rest, so a fold's training orders need no new sort. ``keep`` is a boolean mask of samples."""
-    mask = keep[orders]
-    return orders[mask].reshape(orders.shape[0], int(keep.sum()))
-
-
-def split_errors(y: np.ndarray, orders: np.ndarray) -> np.ndarray:
-    """Training errors of every split of every predictor: a p x (n - 1) x 2 array.
-
-    ``orders`` (p x n, sample indices into ``y``) lists each predictor's samples in increasing order.
-    Split s puts the s + 1 smallest on the left. Orientation 0 predicts class 0 on the left and
-    class 1 on the right; orientation 1 the reverse. Only real splits are counted (at least one
-    sample on each side). Counts come from cumulative sums of the labels in sorted order.
-    """
-    n = orders.shape[1]
-    labels = y[orders]
-    ones_left = np.cumsum(labels, axis=1)[:, :-1]
-    left = np.arange(1, n)[None, :]
-    zeros_right = (n - labels[0].sum()) - (left - ones_left)
-    left0_right1 = ones_left + zeros_right
-    return np.stack([left0_right1, n - left0_right1], axis=-1)
-
-
-def stump_from_orders(x: np.ndarray, y: np.ndarray, orders: np.ndarray, candidates: np.ndarray) -> Stump:
-    """The stump of least training error among the predictors ``candidates``, whose sample orders
-    (over the training samples only) are the rows of ``orders``.
-
-    Ties are broken by the first candidate, then the leftmost split, then orientation 0 (the
-    predictors are exchangeable, and reflecting x maps leftmost to rightmost, so the rule biases
-    nothing). The threshold is the midpoint between the two sorted values the split falls between.
-    """
-    errors = split_errors(y, orders)
-    # C order of (predictor, split, orientation): argmin's first minimum is the tie rule above.
-    best = int(np.argmin(errors))
-    row, rest = divmod(best, errors.shape[1] * 2)
-    split, orientation = divmod(rest, 2)
-    predictor = int(candidates[row])
-    threshold = 0.5 * (x[orders[row, split], predictor] + x[orders[row, split + 1], predictor])
-    return Stump(predictor, float(threshold), 1.0 - orientation, int(errors.reshape(-1)[best]))
-
-
-def fit_stump(x: np.ndarray, y: np.ndarray, predictors=None) -> Stump:
-    """The stump of least training error on (x, y), over all predictors or only over ``predictors``."""
-    candidates = np.arange(x.shape[1]) if predictors is None else np.asarray(predictors, dtype=int)
-    return stump_from_orders(x, y, sorted_orders(x[:, candidates]), candidates)
 
 
 def stump_cross_validation(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> dict:
@@ -124,42 +57,51 @@ def stump_cross_validation(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> d
 
 
 def simulate_label_free_split(
-    samples: int, predictors: int, n_folds: int, datasets: int, seed: int, stratified: list[bool],
-    test_points: int = 0,
+    design: NullDesign, stratified: list[bool], *, datasets: int, n_folds: int, test_points: int = 0
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Re-simulate §7.10.3 under each fold construction in ``stratified``, on the same datasets.
+    """Re-simulate §7.10.3 under each fold construction in ``stratified``, on the same ``datasets``
+    datasets of ``design``.
 
-    Draw order of dataset d, from ``default_rng([seed, d])``: the samples x predictors matrix of
-    standard Gaussians; one permutation of the samples, from which each construction cuts its folds
-    (``cvsuite.methods.folds.permutation_folds``); then, if ``test_points`` > 0, that many fresh values of the
-    full-data stump's predictor (the only one its prediction reads), with balanced labels.
+    Draw order of dataset d, from ``default_rng([seed, d])``: ``NullDesign.dataset`` (the samples x
+    predictors matrix of standard Gaussians, then the one permutation each construction cuts its
+    folds from); then, if ``test_points`` > 0, that many fresh values of the full-data stump's
+    predictor (the only one its prediction reads), with balanced labels.
 
     Returns a per-dataset table, one row per dataset and construction (``setting`` indexes
     ``stratified``), with the three CV errors in percent, the full-data stump's training errors and,
     for setting 0, its error on the fresh samples; and a per-fold table of setting 0 with the
     held-out error counts of each procedure.
     """
-    y = balanced_labels(samples)
+    y = design.labels
     rows, fold_rows = [], []
-    for d in range(datasets):
-        rng = dataset_rng(seed, d)
-        x = null_predictors(rng, samples, predictors)
-        order = rng.permutation(samples)
+    for data in design.datasets(datasets):
         for i, strat in enumerate(stratified):
-            result = stump_cross_validation(x, y, fold_of(permutation_folds(order, y, n_folds, strat), samples))
+            result = stump_cross_validation(
+                data.x, y, fold_of(permutation_folds(data.order, y, n_folds, strat), design.samples)
+            )
             full = result["full_stump"]
-            row = {"dataset": d, "setting": i, "stratified": strat, "full_data_predictor_index": full.predictor,
-                   "full_data_training_errors": full.training_errors}
+            row = {
+                "dataset": data.index,
+                "setting": i,
+                "stratified": strat,
+                "full_data_predictor_index": full.predictor,
+                "full_data_training_errors": full.training_errors,
+            }
             for procedure in PROCEDURES:
                 row[f"{procedure}_cv_error_percent"] = 100.0 * result["errors"][procedure].mean()
             if i == 0:
                 if test_points:
-                    fresh = rng.standard_normal(test_points)
-                    predicted = np.where(fresh > full.threshold, full.right_class, 1.0 - full.right_class)
+                    predicted = full.predict_from_values(data.rng.standard_normal(test_points))
                     row["true_error_percent"] = 100.0 * float((predicted != balanced_labels(test_points)).mean())
                 for k in range(n_folds):
-                    fold_rows.append({"dataset": d, "fold": k, "validation_size": int(result["fold_sizes"][k]),
-                                      **{f"{p}_heldout_errors": int(result["fold_errors"][p][k]) for p in PROCEDURES}})
+                    fold_rows.append(
+                        {
+                            "dataset": data.index,
+                            "fold": k,
+                            "validation_size": int(result["fold_sizes"][k]),
+                            **{f"{p}_heldout_errors": int(result["fold_errors"][p][k]) for p in PROCEDURES},
+                        }
+                    )
             rows.append(row)
     return pd.DataFrame(rows), pd.DataFrame(fold_rows)
 
@@ -170,9 +112,17 @@ def summarise_procedures(per_dataset: pd.DataFrame) -> pd.DataFrame:
     for procedure in PROCEDURES:
         values = per_dataset[f"{procedure}_cv_error_percent"]
         mean, se = mean_and_se(values)
-        rows.append({"procedure": procedure, "datasets": len(values), "cv_error_percent": mean,
-                     "cv_error_percent_se": se, "cv_error_sd_percent": float(values.std(ddof=1)),
-                     "cv_error_min_percent": float(values.min()), "cv_error_max_percent": float(values.max())})
+        rows.append(
+            {
+                "procedure": procedure,
+                "datasets": len(values),
+                "cv_error_percent": mean,
+                "cv_error_percent_se": se,
+                "cv_error_sd_percent": float(values.std(ddof=1)),
+                "cv_error_min_percent": float(values.min()),
+                "cv_error_max_percent": float(values.max()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -208,19 +158,21 @@ def heldout_error_distribution(per_fold: pd.DataFrame) -> pd.DataFrame:
         for size in sorted(per_fold["validation_size"].unique()):
             of_size = counts[per_fold["validation_size"] == size]
             for errors in range(int(size) + 1):
-                rows.append({"procedure": procedure, "validation_size": int(size), "heldout_errors": errors,
-                             "folds": int((of_size == errors).sum()),
-                             "share_percent": 100.0 * float((of_size == errors).mean())})
+                rows.append(
+                    {
+                        "procedure": procedure,
+                        "validation_size": int(size),
+                        "heldout_errors": errors,
+                        "folds": int((of_size == errors).sum()),
+                        "share_percent": 100.0 * float((of_size == errors).mean()),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
-def fold_sizes(samples: int, n_folds: int) -> pd.DataFrame:
-    """Sizes of the held-out folds and training sets of K-fold CV on N samples."""
-    return pd.DataFrame([fold_size_range(samples, n_folds)])
-
-
-def one_dataset_stumps(samples: int, predictors: int, n_folds: int, seed: int, dataset: int, stratified: bool,
-                       marked: int) -> pd.DataFrame:
+def one_dataset_stumps(
+    design: NullDesign, dataset: int, *, n_folds: int, stratified: bool, marked: int
+) -> pd.DataFrame:
     """Figure 7.11's top panels for one dataset: every predictor's own best stump.
 
     Per predictor: its stump's training errors on all samples; and, for the first fold of the
@@ -228,20 +180,24 @@ def one_dataset_stumps(samples: int, predictors: int, n_folds: int, seed: int, d
     stump's errors on the held-out fold. ``marked`` flags the predictors of fewest full-data errors
     (the book colours six), ranked by errors then index.
     """
-    y = balanced_labels(samples)
-    rng = dataset_rng(seed, dataset)
-    x = null_predictors(rng, samples, predictors)
-    folds = fold_of(permutation_folds(rng.permutation(samples), y, n_folds, stratified), samples)
+    y, data = design.labels, design.dataset(dataset)
+    x = data.x
+    folds = fold_of(permutation_folds(data.order, y, n_folds, stratified), design.samples)
     test, train = folds == 0, folds != 0
     orders = sorted_orders(x)
     full_errors = split_errors(y, orders).min(axis=(1, 2))
     fold_orders = restricted_orders(orders, train)
     rows = []
-    for j in range(predictors):
+    for j in range(design.predictors):
         stump = stump_from_orders(x, y, fold_orders[[j]], np.array([j]))
-        rows.append({"predictor": j, "full_data_training_errors": int(full_errors[j]),
-                     "fold_training_errors": stump.training_errors,
-                     "fold_heldout_errors": int((stump.predict(x[test]) != y[test]).sum())})
+        rows.append(
+            {
+                "predictor": j,
+                "full_data_training_errors": int(full_errors[j]),
+                "fold_training_errors": stump.training_errors,
+                "fold_heldout_errors": int((stump.predict(x[test]) != y[test]).sum()),
+            }
+        )
     table = pd.DataFrame(rows)
     rank = np.lexsort((table["predictor"].to_numpy(), table["full_data_training_errors"].to_numpy()))
     table["marked"] = False
@@ -268,7 +224,7 @@ def setting_summary(per_dataset: pd.DataFrame, stratified: list[bool], design_da
 
 
 def claim_verdicts(per_dataset: pd.DataFrame, standard_errors: float) -> pd.DataFrame:
-    """"Cross-Validation"'s 'because the predictor was re-chosen within each fold' as True/False.
+    """ "Cross-Validation"'s 'because the predictor was re-chosen within each fold' as True/False.
 
     - choice_on_all_data_is_optimistic: with the predictor chosen on all samples (split re-estimated
       in each fold or not) the CV error lies more than k SE below 50%;
@@ -280,13 +236,26 @@ def claim_verdicts(per_dataset: pd.DataFrame, standard_errors: float) -> pd.Data
     z = {p: (summary.loc[p, "cv_error_percent"] - 50.0) / summary.loc[p, "cv_error_percent_se"] for p in PROCEDURES}
     cv = summary.loc["cross_validated_stump", "cv_error_percent"]
     rows = [
-        ("choice_on_all_data_is_optimistic", z["full_data_stump"] < -k and z["full_data_predictor"] < -k,
-         f"full-data stump and full-data predictor: CV error more than {k:g} SE below 50%; value: the latter",
-         summary.loc["full_data_predictor", "cv_error_percent"], z["full_data_predictor"]),
-        ("rechoosing_within_folds_not_optimistic", z["cross_validated_stump"] >= -k,
-         f"cross-validated stump: CV error not more than {k:g} SE below 50%", cv, z["cross_validated_stump"]),
-        ("rechoosing_within_mc_error_of_truth", abs(z["cross_validated_stump"]) <= k,
-         f"cross-validated stump: CV error within {k:g} SE of 50%", cv, z["cross_validated_stump"]),
+        (
+            "choice_on_all_data_is_optimistic",
+            z["full_data_stump"] < -k and z["full_data_predictor"] < -k,
+            f"full-data stump and full-data predictor: CV error more than {k:g} SE below 50%; value: the latter",
+            summary.loc["full_data_predictor", "cv_error_percent"],
+            z["full_data_predictor"],
+        ),
+        (
+            "rechoosing_within_folds_not_optimistic",
+            z["cross_validated_stump"] >= -k,
+            f"cross-validated stump: CV error not more than {k:g} SE below 50%",
+            cv,
+            z["cross_validated_stump"],
+        ),
+        (
+            "rechoosing_within_mc_error_of_truth",
+            abs(z["cross_validated_stump"]) <= k,
+            f"cross-validated stump: CV error within {k:g} SE of 50%",
+            cv,
+            z["cross_validated_stump"],
+        ),
     ]
-    return pd.DataFrame([{"claim": c, "verdict": str(bool(v)), "criterion": crit, "datasets": len(per_dataset),
-                          "value": float(val), "standard_errors": float(zz)} for c, v, crit, val, zz in rows])
+    return verdict_table(rows, len(per_dataset))

@@ -10,8 +10,8 @@ the labels computed on a held-out fold. Cited by "Cross-Validation" (Pitfalls, '
 cross-validating') and "Estimating Out-of-Sample Error" ('Variable selection on the full dataset
 ...').
 
-Everything here is vectorised: correlations for many row subsets at once by matrix products, and
-1-nearest neighbour by squared-distance matrices.
+The screening and the classifier are ``cvsuite.methods.correlation_screening``; the datasets are
+``cvsuite.data.null_predictors``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from cvsuite.data.null_predictors import NullDesign, balanced_labels
+from cvsuite.methods.correlation_screening import (
+    correlations_from_sums,
+    label_moments,
+    nearest_neighbour_labels,
+    subset_label_correlations,
+    top_predictors,
+)
+from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
-from cvsuite.data.null_predictors import balanced_labels, dataset_rng, null_predictors
-from cvsuite.methods.folds import fold_of, fold_size_range, permutation_folds
 
-SELECTIONS = ("signed", "absolute")
 PROCEDURES = ("wrong_way", "right_way")
 
 
@@ -38,71 +44,22 @@ class Setting:
     folds: int
 
 
-def label_moments(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Per sample, the terms every correlation sum is made of: x, x^2 and x*y side by side (n x 3p)."""
-    return np.hstack([x, x * x, x * y[:, None]])
-
-
-def correlations_from_sums(size: np.ndarray, sums: np.ndarray, sum_y: np.ndarray, sum_yy: np.ndarray) -> np.ndarray:
-    """Pearson correlations of p predictors with the labels from subset sums.
-
-    ``sums`` is r x 3p (the column sums of ``label_moments`` over r subsets), ``size``, ``sum_y``
-    and ``sum_yy`` are r x 1. A subset whose labels are all one class has no correlation: NaN.
-    """
-    p = sums.shape[1] // 3
-    sum_x, sum_xx, sum_xy = sums[:, :p], sums[:, p : 2 * p], sums[:, 2 * p :]
-    cov = sum_xy - sum_x * sum_y / size
-    var_x = sum_xx - sum_x**2 / size
-    var_y = sum_yy - sum_y**2 / size
-    with np.errstate(invalid="ignore", divide="ignore"):
-        corr = cov / np.sqrt(var_x * var_y)
-    # A single-class subset has var_y = 0 up to rounding: make it NaN, never a huge number.
-    corr[(var_y <= 1e-12 * np.maximum(size, 1)).ravel()] = np.nan
-    return corr
-
-
-def subset_label_correlations(x: np.ndarray, y: np.ndarray, subsets: np.ndarray) -> np.ndarray:
-    """Pearson correlation of every predictor with the labels, over each of several row subsets.
-
-    ``subsets`` is an r x n 0/1 matrix, one row per subset of the n samples; the result is r x p.
-    The sums are one matrix product of the subsets with ``label_moments``, shared by all subsets
-    and predictors. A subset whose labels are all one class has a row of NaN.
-    """
-    w = np.asarray(subsets, dtype=float)
-    return correlations_from_sums(w.sum(axis=1, keepdims=True), w @ label_moments(x, y), w @ y[:, None],
-                                  w @ (y * y)[:, None])
-
-
-def top_predictors(correlations: np.ndarray, count: int, selection: str) -> np.ndarray:
-    """The ``count`` predictors of highest correlation, best first.
-
-    ``signed`` reads the book's "highest correlation with the class labels" literally (largest
-    positive correlations); ``absolute`` ranks by |correlation|, as many screening codes do. A
-    partial sort finds the set (ties, of probability zero with Gaussian predictors, are settled by
-    ``numpy.argpartition``); within it the order is by score, then index.
-    """
-    if selection not in SELECTIONS:
-        raise ValueError(f"selection must be one of {', '.join(SELECTIONS)}, got '{selection}'")
-    p = correlations.shape[-1]
-    if not 1 <= count <= p:
-        raise ValueError(f"cannot select {count} of {p} predictors")
-    score = np.abs(correlations) if selection == "absolute" else correlations
-    chosen = np.argpartition(-score, count - 1)[:count] if count < p else np.arange(p)
-    return chosen[np.lexsort((chosen, -score[chosen]))]
-
-
-def nearest_neighbour_labels(train_x: np.ndarray, train_y: np.ndarray, query_x: np.ndarray) -> np.ndarray:
-    """1-nearest-neighbour class of each query row (Euclidean distance; ties to the lower index).
-
-    The squared distance |q|^2 - 2 q.t + |t|^2 is ranked without its |q|^2 term, which is the same
-    for every training row: one matrix product per call.
-    """
-    ranking = (train_x * train_x).sum(axis=1)[None, :] - 2.0 * query_x @ train_x.T
-    return train_y[np.argmin(ranking, axis=1)]
+def open_choice_settings(default: Setting, sensitivity_folds) -> list[Setting]:
+    """The book's reading first, then each open choice of §7.10.2 changed on its own: the other
+    selection rule, the other fold construction, and every K of ``sensitivity_folds`` but the default's."""
+    other_selection = "absolute" if default.selection == "signed" else "signed"
+    settings = [
+        default,
+        Setting(other_selection, default.stratified, default.folds),
+        Setting(default.selection, not default.stratified, default.folds),
+    ]
+    return settings + [
+        Setting(default.selection, default.stratified, k) for k in sensitivity_folds if k != default.folds
+    ]
 
 
 def screened_cross_validation(
-    x: np.ndarray, y: np.ndarray, folds: np.ndarray, selected: int, selection: str, moments: np.ndarray | None = None
+    x: np.ndarray, y: np.ndarray, folds: np.ndarray, selected: int, selection: str, *, moments: np.ndarray | None = None
 ) -> dict[str, dict[str, np.ndarray]]:
     """Both ways of §7.10.2 on one dataset, with the same folds.
 
@@ -119,7 +76,9 @@ def screened_cross_validation(
     # for the training correlations that screen and the held-out ones of Figure 7.10.
     moments = label_moments(x, y) if moments is None else moments
     total, total_y, total_yy = moments.sum(axis=0), y.sum(), (y * y).sum()
-    everyone = correlations_from_sums(np.array([[len(y)]]), total[None, :], np.array([[total_y]]), np.array([[total_yy]]))[0]
+    everyone = correlations_from_sums(
+        np.array([[len(y)]]), total[None, :], np.array([[total_y]]), np.array([[total_yy]])
+    )[0]
     fold_size, fold_sums = held_out.sum(axis=1, keepdims=True), held_out @ moments
     fold_y, fold_yy = held_out @ y[:, None], held_out @ (y * y)[:, None]
     training = correlations_from_sums(len(y) - fold_size, total - fold_sums, total_y - fold_y, total_yy - fold_yy)
@@ -145,17 +104,16 @@ def screened_cross_validation(
 
 
 def simulate_wrong_and_right_way(
-    samples: int, predictors: int, selected: int, datasets: int, seed: int, settings: list[Setting],
-    test_points: int = 0,
+    design: NullDesign, settings: list[Setting], *, datasets: int, selected: int, test_points: int = 0
 ) -> tuple[pd.DataFrame, np.ndarray]:
-    """Re-simulate §7.10.2 under each setting, on the same datasets.
+    """Re-simulate §7.10.2 under each setting, on the same ``datasets`` datasets of ``design``.
 
-    Draw order of dataset d, from ``default_rng([seed, d])``: the samples x predictors matrix of
-    standard Gaussians; one permutation of the samples, from which every setting cuts its folds
-    (``cvsuite.methods.folds.permutation_folds``); then, if ``test_points`` > 0, a test_points x selected matrix of
-    standard Gaussians: fresh samples' values of the predictors the final model of ``settings[0]``
-    uses (screened on all samples; the other predictors cannot move a 1-nearest-neighbour
-    prediction, so they are not drawn), with balanced labels.
+    Draw order of dataset d, from ``default_rng([seed, d])``: ``NullDesign.dataset`` (the samples x
+    predictors matrix of standard Gaussians, then the one permutation every setting cuts its folds
+    from); then, if ``test_points`` > 0, a test_points x selected matrix of standard Gaussians:
+    fresh samples' values of the predictors the final model of ``settings[0]`` uses (screened on
+    all samples; the other predictors cannot move a 1-nearest-neighbour prediction, so they are not
+    drawn), with balanced labels.
 
     Returns a per-dataset table, one row per dataset and setting (``setting`` indexes
     ``settings``): CV errors of both ways in percent, the mean held-out correlation of each way, the
@@ -163,18 +121,20 @@ def simulate_wrong_and_right_way(
     final model's error on the fresh samples; and the held-out correlations of settings[0], an
     array datasets x 2 x K x selected, [:, 0] the wrong way and [:, 1] the right way.
     """
-    y = balanced_labels(samples)
+    y = design.labels
     rows, correlations = [], []
-    for d in range(datasets):
-        rng = dataset_rng(seed, d)
-        x = null_predictors(rng, samples, predictors)
-        order = rng.permutation(samples)
-        moments = label_moments(x, y)
+    for data in design.datasets(datasets):
+        moments = label_moments(data.x, y)
         for i, setting in enumerate(settings):
-            folds = fold_of(permutation_folds(order, y, setting.folds, setting.stratified), samples)
-            ways = screened_cross_validation(x, y, folds, selected, setting.selection, moments)
-            row = {"dataset": d, "setting": i, "selection": setting.selection, "stratified": setting.stratified,
-                   "folds": setting.folds}
+            folds = fold_of(permutation_folds(data.order, y, setting.folds, setting.stratified), design.samples)
+            ways = screened_cross_validation(data.x, y, folds, selected, setting.selection, moments=moments)
+            row = {
+                "dataset": data.index,
+                "setting": i,
+                "selection": setting.selection,
+                "stratified": setting.stratified,
+                "folds": setting.folds,
+            }
             for procedure in PROCEDURES:
                 row[f"{procedure}_cv_error_percent"] = 100.0 * ways[procedure]["errors"].mean()
             for procedure in PROCEDURES:
@@ -183,7 +143,10 @@ def simulate_wrong_and_right_way(
             if i == 0:
                 correlations.append([ways[p]["heldout_correlations"] for p in PROCEDURES])
                 if test_points:
-                    row["true_error_percent"] = 100.0 * final_model_test_error(x, y, selected, setting.selection, rng, test_points)
+                    error = final_model_test_error(
+                        data.x, y, selected, setting.selection, rng=data.rng, test_points=test_points
+                    )
+                    row["true_error_percent"] = 100.0 * error
             rows.append(row)
     return pd.DataFrame(rows), np.array(correlations)
 
@@ -195,7 +158,7 @@ def _mean_of_defined(values: np.ndarray) -> float:
 
 
 def final_model_test_error(
-    x: np.ndarray, y: np.ndarray, selected: int, selection: str, rng: np.random.Generator, test_points: int
+    x: np.ndarray, y: np.ndarray, selected: int, selection: str, *, rng: np.random.Generator, test_points: int
 ) -> float:
     """Error rate, on fresh samples, of the model both ways report: screened and fitted on all samples.
 
@@ -208,6 +171,13 @@ def final_model_test_error(
     return float((nearest_neighbour_labels(x[:, choice], y, fresh_x) != fresh_y).mean())
 
 
+def book_reading_runs(per_dataset: pd.DataFrame, book_datasets: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The runs of setting 0 (the book's reading) over every dataset, and over the book's first
+    ``book_datasets`` datasets only (its design: the summary and the figures)."""
+    runs = per_dataset[per_dataset["setting"] == 0].reset_index(drop=True)
+    return runs, runs[runs["dataset"] < book_datasets]
+
+
 def summarise_procedures(per_dataset: pd.DataFrame) -> pd.DataFrame:
     """One row per way: mean CV error over the datasets given, its Monte Carlo SE and spread, and
     the same for the held-out correlation (per dataset, the mean over folds and predictors)."""
@@ -216,9 +186,17 @@ def summarise_procedures(per_dataset: pd.DataFrame) -> pd.DataFrame:
         errors = per_dataset[f"{procedure}_cv_error_percent"]
         error, error_se = mean_and_se(errors)
         corr, corr_se = mean_and_se(per_dataset[f"{procedure}_heldout_correlation"])
-        rows.append({"procedure": procedure, "datasets": len(per_dataset), "cv_error_percent": error,
-                     "cv_error_percent_se": error_se, "cv_error_sd_percent": float(errors.std(ddof=1)),
-                     "heldout_correlation": corr, "heldout_correlation_se": corr_se})
+        rows.append(
+            {
+                "procedure": procedure,
+                "datasets": len(per_dataset),
+                "cv_error_percent": error,
+                "cv_error_percent_se": error_se,
+                "cv_error_sd_percent": float(errors.std(ddof=1)),
+                "heldout_correlation": corr,
+                "heldout_correlation_se": corr_se,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -250,8 +228,15 @@ def published_statistics(per_dataset: pd.DataFrame, correlations: np.ndarray, de
         one_fold = folds[:, i]
         mean, se = mean_and_se(np.nanmean(one_fold, axis=1))
         defined = one_fold[~np.isnan(one_fold)]
-        add(f"{procedure}_mean_heldout_correlation", "correlation", "mean over the selected predictors of one held-out fold",
-            int(defined.size), mean, se, float(defined.std(ddof=1)))
+        add(
+            f"{procedure}_mean_heldout_correlation",
+            "correlation",
+            "mean over the selected predictors of one held-out fold",
+            int(defined.size),
+            mean,
+            se,
+            float(defined.std(ddof=1)),
+        )
     return pd.DataFrame(rows)
 
 
@@ -264,14 +249,16 @@ def correlation_histogram(correlations: np.ndarray, bins: int) -> pd.DataFrame:
         values = values[~np.isnan(values)]
         counts, _ = np.histogram(values, bins=edges)
         for lower, upper, count in zip(edges[:-1], edges[1:], counts):
-            rows.append({"procedure": procedure, "bin_lower": lower, "bin_upper": upper, "count": int(count),
-                         "share_percent": 100.0 * count / values.size})
+            rows.append(
+                {
+                    "procedure": procedure,
+                    "bin_lower": lower,
+                    "bin_upper": upper,
+                    "count": int(count),
+                    "share_percent": 100.0 * count / values.size,
+                }
+            )
     return pd.DataFrame(rows)
-
-
-def fold_sizes(samples: int, n_folds: int) -> pd.DataFrame:
-    """Sizes of the held-out folds and training sets of K-fold CV on N samples (array_split sizes)."""
-    return pd.DataFrame([fold_size_range(samples, n_folds)])
 
 
 def setting_summary(per_dataset: pd.DataFrame, settings: list[Setting], design_datasets: int) -> pd.DataFrame:
@@ -281,11 +268,22 @@ def setting_summary(per_dataset: pd.DataFrame, settings: list[Setting], design_d
     for i, setting in enumerate(settings):
         runs = per_dataset[per_dataset["setting"] == i]
         for label, chosen in (("book_design", runs[runs["dataset"] < design_datasets]), ("all", runs)):
-            row = {"setting": i, "selection": setting.selection, "stratified": setting.stratified,
-                   "folds": setting.folds, "datasets_used": label, "datasets": len(chosen)}
+            row = {
+                "setting": i,
+                "selection": setting.selection,
+                "stratified": setting.stratified,
+                "folds": setting.folds,
+                "datasets_used": label,
+                "datasets": len(chosen),
+            }
             summary = summarise_procedures(chosen).set_index("procedure")
             for procedure in PROCEDURES:
-                for column in ("cv_error_percent", "cv_error_percent_se", "heldout_correlation", "heldout_correlation_se"):
+                for column in (
+                    "cv_error_percent",
+                    "cv_error_percent_se",
+                    "heldout_correlation",
+                    "heldout_correlation_se",
+                ):
                     row[f"{procedure}_{column}"] = summary.loc[procedure, column]
             rows.append(row)
     return pd.DataFrame(rows)
@@ -309,18 +307,52 @@ def claim_verdicts(per_dataset: pd.DataFrame, standard_errors: float, respectabl
     z_wrong = (wrong["cv_error_percent"] - 50.0) / wrong["cv_error_percent_se"]
     z_right = (right["cv_error_percent"] - 50.0) / right["cv_error_percent_se"]
     rows = [
-        ("noise_gives_respectable_score", wrong["cv_error_percent"] <= respectable_error_percent and z_wrong < -k,
-         f"wrong-way CV error <= {respectable_error_percent:g}% and more than {k:g} SE below 50%",
-         wrong["cv_error_percent"], z_wrong),
-        ("selection_before_cv_leaks",
-         wrong["heldout_correlation"] > k * wrong["heldout_correlation_se"] and gap > k * gap_se,
-         f"wrong-way held-out correlation more than {k:g} SE above 0, and CV error more than {k:g} SE "
-         "(paired) below the right way's; value: the gap in points",
-         gap, gap / gap_se),
-        ("selection_inside_folds_not_optimistic", z_right >= -k,
-         f"right-way CV error not more than {k:g} SE below 50%", right["cv_error_percent"], z_right),
-        ("right_way_within_mc_error_of_truth", abs(z_right) <= k,
-         f"right-way CV error within {k:g} SE of 50%", right["cv_error_percent"], z_right),
+        (
+            "noise_gives_respectable_score",
+            wrong["cv_error_percent"] <= respectable_error_percent and z_wrong < -k,
+            f"wrong-way CV error <= {respectable_error_percent:g}% and more than {k:g} SE below 50%",
+            wrong["cv_error_percent"],
+            z_wrong,
+        ),
+        (
+            "selection_before_cv_leaks",
+            wrong["heldout_correlation"] > k * wrong["heldout_correlation_se"] and gap > k * gap_se,
+            f"wrong-way held-out correlation more than {k:g} SE above 0, and CV error more than {k:g} SE "
+            "(paired) below the right way's; value: the gap in points",
+            gap,
+            gap / gap_se,
+        ),
+        (
+            "selection_inside_folds_not_optimistic",
+            z_right >= -k,
+            f"right-way CV error not more than {k:g} SE below 50%",
+            right["cv_error_percent"],
+            z_right,
+        ),
+        (
+            "right_way_within_mc_error_of_truth",
+            abs(z_right) <= k,
+            f"right-way CV error within {k:g} SE of 50%",
+            right["cv_error_percent"],
+            z_right,
+        ),
     ]
-    return pd.DataFrame([{"claim": c, "verdict": str(bool(v)), "criterion": crit, "datasets": len(per_dataset),
-                          "value": float(val), "standard_errors": float(z)} for c, v, crit, val, z in rows])
+    return verdict_table(rows, len(per_dataset))
+
+
+def verdict_table(rows, datasets: int) -> pd.DataFrame:
+    """Claims as a table: per (claim, verdict, criterion, value, standard errors from the truth), one
+    row, the verdict written "True" or "False", with the number of datasets behind it."""
+    return pd.DataFrame(
+        [
+            {
+                "claim": c,
+                "verdict": str(bool(v)),
+                "criterion": crit,
+                "datasets": datasets,
+                "value": float(val),
+                "standard_errors": float(z),
+            }
+            for c, v, crit, val, z in rows
+        ]
+    )

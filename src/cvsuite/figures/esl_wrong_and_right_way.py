@@ -1,0 +1,147 @@
+"""The figures of study esl_wrong_and_right_way (ESL §7.10.2 and its Figure 7.10)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from cvsuite.data.null_predictors import NullDesign
+from cvsuite.figures import style
+from cvsuite.figures.marks import published_line, replicate_columns
+from cvsuite.studies.esl_wrong_and_right_way import Setting
+
+
+def setting_label(setting: Setting, default: Setting, samples: int) -> str:
+    """How a setting differs from the book's reading, for a tick label."""
+    if setting == default:
+        return f"as the book reads:\n{setting.selection} selection, random folds, K = {setting.folds}"
+    if setting.selection != default.selection:
+        return f"{setting.selection} |correlation| selection" if setting.selection == "absolute" else "signed selection"
+    if setting.stratified != default.stratified:
+        return "stratified folds" if setting.stratified else "random (unstratified) folds"
+    return f"K = {setting.folds}" + (" (leave-one-out)" if setting.folds == samples else "")
+
+
+def cv_error_wrong_and_right(
+    book_design: pd.DataFrame,
+    choices: pd.DataFrame,
+    published: pd.DataFrame,
+    settings: list[Setting],
+    references: dict,
+    *,
+    null: NullDesign,
+    selected: int,
+) -> Figure:
+    """Left: every dataset's CV error both ways and the final model's error on fresh data (the book's
+    50 datasets). Right: both ways under each open choice, over all datasets, mean +- 2 SE.
+    ``references`` holds the published "wrong_way" CV error and "true_error" (percent)."""
+    fig, (data_ax, choice_ax) = style.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1.1, 1]})
+    jitter = np.random.default_rng(0)  # display only: spreads coincident points sideways
+    columns = [
+        ("wrong_way_cv_error_percent", "wrong way (CV):\nscreened on all", style.EXPECTED),
+        ("right_way_cv_error_percent", "right way (CV):\nscreened in each fold", style.TRAIN),
+        ("true_error_percent", "final model,\nfresh samples", style.REFERENCE),
+    ]
+    replicate_columns(data_ax, book_design, columns, jitter)
+    published_line(data_ax, references["wrong_way"], f"ESL: wrong-way CV error {references['wrong_way']:g}%")
+    published_line(data_ax, references["true_error"], f"ESL: true error {references['true_error']:g}%", linestyle=":")
+    data_ax.set(
+        ylabel="misclassification error (%)",
+        ylim=(-3, 103),
+        title=f"{len(book_design)} datasets (the book's count), one point each",
+    )
+    data_ax.legend(loc="upper left", fontsize=8)
+
+    everything = choices[choices["datasets_used"] == "all"].reset_index(drop=True)
+    rows = np.arange(len(everything))[::-1]
+    for procedure, colour, name in (
+        ("wrong_way", style.EXPECTED, "wrong way"),
+        ("right_way", style.TRAIN, "right way"),
+    ):
+        choice_ax.errorbar(
+            everything[f"{procedure}_cv_error_percent"],
+            rows,
+            xerr=2 * everything[f"{procedure}_cv_error_percent_se"],
+            fmt="o",
+            color=colour,
+            capsize=3,
+            label=f"{name}, mean ± 2 SE",
+        )
+    published_line(choice_ax, references["wrong_way"], vertical=True)
+    published_line(choice_ax, references["true_error"], vertical=True, linestyle=":")
+    choice_ax.set_yticks(rows, [setting_label(s, settings[0], null.samples) for s in settings], fontsize=8)
+    choice_ax.set(
+        xlabel="5-fold CV error (%)" if all(s.folds == 5 for s in settings) else "CV error (%)",
+        xlim=(-3, 65),
+        title=f"Open choices, each on the same {int(everything['datasets'].iloc[0])} datasets",
+    )
+    choice_ax.legend(loc="center right", fontsize=8)
+
+    by = published.set_index("statistic")
+    wrong, right = by.loc["wrong_way_cv_error_percent"], by.loc["right_way_cv_error_percent"]
+    fig.suptitle(
+        f"Screening {selected} of {null.predictors:,} noise predictors on all {null.samples} "
+        f"samples: CV error {wrong['expected']:.1f}% (ESL: {references['wrong_way']:g}%); "
+        f"inside each fold: {right['expected']:.1f}%; true error {references['true_error']:g}% "
+        f"({int(wrong['replicates'])} datasets)",
+        y=1.02,
+    )
+    return fig
+
+
+def heldout_correlations(
+    histogram: pd.DataFrame,
+    published: pd.DataFrame,
+    references: dict,
+    *,
+    null: NullDesign,
+    book_datasets: int,
+    folds: int,
+    selected: int,
+) -> Figure:
+    """Figure 7.10: the selected predictors' correlations with the labels on the held-out fold, over
+    the book's datasets, with the expected mean of one fold (over all datasets) and the book's.
+    ``references`` holds the published "wrong_correlation" and "right_correlation"."""
+    fig, axes = style.subplots(2, 1, figsize=(8, 6.4), sharex=True)
+    by = published.set_index("statistic")
+    panels = [
+        ("wrong_way", "Wrong way: predictors screened on all samples", style.EXPECTED, "wrong_correlation"),
+        (
+            "right_way",
+            "Right way: predictors screened on the fold's training samples",
+            style.TRAIN,
+            "right_correlation",
+        ),
+    ]
+    for ax, (procedure, title, colour, reference) in zip(axes, panels):
+        bins = histogram[histogram["procedure"] == procedure]
+        ax.bar(
+            bins["bin_lower"],
+            bins["share_percent"],
+            width=bins["bin_upper"] - bins["bin_lower"],
+            align="edge",
+            color=colour,
+            alpha=0.7,
+            edgecolor="white",
+            label=f"every held-out correlation, {book_datasets} datasets x {folds} folds",
+        )
+        row = by.loc[f"{procedure}_mean_heldout_correlation"]
+        expected = f"one fold's mean: expected {row['expected']:+.3f}, s.d. {row['design_sd']:.3f}"
+        ax.axvline(row["expected"], color="black", linewidth=1.5, label=expected)
+        published_line(
+            ax, references[reference], f"ESL (one fold): about {references[reference]:g}", vertical=True, linewidth=1.5
+        )
+        ax.set(ylabel="share of correlations (%)", title=title, ylim=(0, 1.45 * bins["share_percent"].max()))
+        ax.legend(loc="upper left", fontsize=8)
+    axes[1].set(
+        xlabel=f"correlation with the class labels on the held-out fold ({null.samples // folds} samples)", xlim=(-1, 1)
+    )
+    wrong = by.loc["wrong_way_mean_heldout_correlation"]
+    right = by.loc["right_way_mean_heldout_correlation", "expected"]
+    fig.suptitle(
+        f"On the held-out fold the {selected} selected predictors correlate {wrong['expected']:.2f} "
+        f"with the labels the wrong way (ESL: {references['wrong_correlation']:g}), {right:+.3f} the right way\n"
+        f"(expected means of one fold from {int(wrong['replicates'])} folds)"
+    )
+    return fig
