@@ -8,39 +8,20 @@ the first data set; and the one-row verdict. Draws the compositions and the esti
 
 from cvsuite.data.gaussian_classes import GaussianClasses
 from cvsuite.figures import ordered_folds as figures
-from cvsuite.studies.ordered_folds import (
-    composition_table,
-    ordered_folds_summary,
-    ordered_folds_verdict,
-    simulate_ordered_folds,
-)
+from cvsuite.studies import ordered_folds as study
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
 def main(job: Job) -> StudyResult:
-    params = job.config["ordered_folds"]
-    design = GaussianClasses(
-        n_classes=params["classes"],
-        per_class=params["per_class"],
-        test_per_class=params["test_per_class"],
-        n_features=params["features"],
-        separation=params["separation"],
-    )
-    runs = simulate_ordered_folds(
-        design, params["fold_counts"], n_datasets=params["datasets"], first_seed=params["first_seed"]
-    )
-    summary = ordered_folds_summary(runs)
-    composition = composition_table(params["classes"], params["per_class"], params["folds"], params["first_seed"])
-    verdict = ordered_folds_verdict(
-        summary,
-        n_folds=params["folds"],
-        n_classes=params["classes"],
-        per_class=params["per_class"],
-        decision_standard_errors=params["decision_standard_errors"],
-    )
-    figure = figures.fold_composition_and_collapse(
-        composition, summary, verdict.iloc[0], decision_standard_errors=params["decision_standard_errors"]
-    )
+    p = job.config["ordered_folds"]
+    design = GaussianClasses(p["classes"], p["per_class"], p["test_per_class"], p["features"], p["separation"])
+    runs = study.simulate_ordered_folds(design, p["fold_counts"], n_datasets=p["datasets"], first_seed=p["first_seed"])
+    summary = study.ordered_folds_summary(runs)
+    # Every data set has the same labels, so the first one's shuffles show the composition.
+    composition = study.composition_table(p["classes"], p["per_class"], p["folds"], p["first_seed"])
+    z = p["decision_standard_errors"]
+    verdict = study.ordered_folds_verdict(summary, design, p["folds"], decision_standard_errors=z)
+    figure = figures.fold_composition_and_collapse(composition, summary, verdict.iloc[0], decision_standard_errors=z)
     return StudyResult(
         tables={"runs": runs, "summary": summary, "fold_composition": composition, "verdict": verdict},
         figures={"fold_composition_and_collapse": figure},

@@ -8,37 +8,28 @@ draws the estimates against the truth and the leak against the sample size.
 
 from cvsuite.data.gaussian_regression import RegressionDesign
 from cvsuite.figures import preprocessing_leak as figures
-from cvsuite.studies.preprocessing_leak import leak_summary, preprocessing_leak_verdict, simulate_leaks
+from cvsuite.studies import preprocessing_leak as study
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
 def main(job: Job) -> StudyResult:
-    params = job.config["preprocessing_leak"]
-    design = RegressionDesign(
-        n_predictors=params["predictors"],
-        signal_predictors=params["signal_predictors"],
-        signal_coefficient=params["signal_coefficient"],
-        noise_sd=params["noise_sd"],
-    )
-    runs = simulate_leaks(
-        params["sample_sizes"],
+    p = job.config["preprocessing_leak"]
+    design = RegressionDesign(p["predictors"], p["signal_predictors"], p["signal_coefficient"], p["noise_sd"])
+    runs = study.simulate_leaks(
+        p["sample_sizes"],
         design,
-        n_selected=params["selected"],
-        n_folds=params["folds"],
-        ridge_penalty=params["ridge_penalty"],
-        n_datasets=params["datasets"],
-        first_seed=params["first_seed"],
+        p["selected"],
+        p["ridge_penalty"],
+        n_folds=p["folds"],
+        n_datasets=p["datasets"],
+        first_seed=p["first_seed"],
     )
-    summary = leak_summary(runs, params["noise_sd"])
-    verdict = preprocessing_leak_verdict(
-        summary,
-        sample_size=params["sample_size"],
-        n_predictors=params["predictors"],
-        n_selected=params["selected"],
-        pure_noise=design.pure_noise,
-        decision_standard_errors=params["decision_standard_errors"],
+    summary = study.leak_summary(runs, p["noise_sd"])
+    z = p["decision_standard_errors"]
+    verdict = study.preprocessing_leak_verdict(
+        summary, design, p["sample_size"], p["selected"], decision_standard_errors=z
     )
-    figure = figures.leak_by_step(summary, verdict.iloc[0], decision_standard_errors=params["decision_standard_errors"])
+    figure = figures.leak_by_step(summary, verdict.iloc[0], decision_standard_errors=z)
     return StudyResult(tables={"runs": runs, "summary": summary, "verdict": verdict}, figures={"leak_by_step": figure})
 
 

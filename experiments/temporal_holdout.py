@@ -8,60 +8,33 @@ draws the example, the errors against phi and the errors against the exclusion r
 
 from cvsuite.data.daily_sales import SalesProcess
 from cvsuite.figures import temporal_holdout as figures
-from cvsuite.studies.temporal_holdout import (
-    HoldoutDesign,
-    errors_by_ar_coefficient,
-    errors_by_exclusion_radius,
-    example_series,
-    simulate_errors,
-    temporal_holdout_verdict,
-)
+from cvsuite.studies import temporal_holdout as study
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
 def main(job: Job) -> StudyResult:
-    params = job.config["temporal_holdout"]
-    process = SalesProcess(
-        level=params["level"],
-        trend_per_day=params["trend_per_day"],
-        weekday_effects=params["weekday_effects"],
-        innovation_sd=params["innovation_sd"],
+    p = job.config["temporal_holdout"]
+    process = SalesProcess(p["level"], p["trend_per_day"], p["weekday_effects"], p["innovation_sd"])
+    design = study.HoldoutDesign(p["days"], p["horizon_days"], p["folds"], p["neighbours"], p["cut_fractions"])
+    # The main coefficient is simulated even when the sweep leaves it out: the verdict is read there.
+    phis = [*p["ar_coefficients"], p["ar_coefficient"]]
+    errors = study.simulate_errors(
+        process, design, phis, p["exclusion_radii"], n_series=p["series"], first_seed=p["first_seed"]
     )
-    design = HoldoutDesign(
-        n_days=params["days"],
-        horizon_days=params["horizon_days"],
-        n_folds=params["folds"],
-        neighbours=params["neighbours"],
-        cut_fractions=tuple(params["cut_fractions"]),
-    )
-    errors = simulate_errors(
-        process,
+    by_phi = study.errors_by_ar_coefficient(errors, p["innovation_sd"], p["horizon_days"])
+    by_radius = study.errors_by_exclusion_radius(errors)
+    z = p["decision_standard_errors"]
+    verdict = study.temporal_holdout_verdict(
+        by_phi,
+        by_radius,
         design,
-        ar_coefficients=params["ar_coefficients"],
-        main_ar_coefficient=params["ar_coefficient"],
-        exclusion_radii=params["exclusion_radii"],
-        n_series=params["series"],
-        first_seed=params["first_seed"],
+        p["ar_coefficient"],
+        decision_standard_errors=z,
+        most_of_gap_percent=p["most_of_gap_percent"],
     )
-    by_phi = errors_by_ar_coefficient(errors, params["innovation_sd"], params["horizon_days"])
-    by_radius = errors_by_exclusion_radius(errors)
-    verdict = temporal_holdout_verdict(
-        by_phi,
-        by_radius,
-        main_ar_coefficient=params["ar_coefficient"],
-        decision_standard_errors=params["decision_standard_errors"],
-        most_of_gap_percent=params["most_of_gap_percent"],
-        n_folds=params["folds"],
-        horizon_days=params["horizon_days"],
-    )
-    example = example_series(process, design, ar_coefficient=params["ar_coefficient"], seed=params["first_seed"])
+    example = study.example_series(process, design, p["ar_coefficient"], p["first_seed"])
     figure = figures.random_folds_against_temporal_holdout(
-        example,
-        by_phi,
-        by_radius,
-        verdict.iloc[0],
-        n_cuts=len(params["cut_fractions"]),
-        decision_standard_errors=params["decision_standard_errors"],
+        example, by_phi, by_radius, verdict.iloc[0], n_cuts=len(p["cut_fractions"]), decision_standard_errors=z
     )
     return StudyResult(
         tables={

@@ -21,8 +21,7 @@ LABELS = np.repeat(np.arange(4), 6)
 SMALL = GaussianClasses(n_classes=4, per_class=8, test_per_class=20, n_features=5, separation=1.5)
 
 
-def verdict_settings(n_folds):
-    return dict(n_folds=n_folds, n_classes=10, per_class=30, decision_standard_errors=2.0)
+VERDICT_DESIGN = GaussianClasses(n_classes=10, per_class=30, test_per_class=50, n_features=20, separation=0.7)
 
 
 def _cross_validate_by_hand(X, labels, X_test, labels_test, folds):
@@ -168,14 +167,16 @@ def _summary(unshuffled_cv, shuffled_bias, shuffled_whole):
 
 
 def test_verdict_holds_for_a_collapse_that_shuffling_repairs():
-    verdict = ordered_folds_verdict(_summary(0.0, 0.1, 0.0), **verdict_settings(10)).iloc[0]
+    verdict = ordered_folds_verdict(_summary(0.0, 0.1, 0.0), VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[0]
     assert verdict["unshuffled_folds_hold_out_whole_classes"] and verdict["shuffled_folds_hold_out_no_whole_class"]
     assert verdict["unshuffled_estimate_collapses"] and verdict["shuffled_folds_estimate_honestly"]
     assert "collapses to 0.0%" in verdict["verdict"]
 
 
 def test_verdict_fails_when_there_is_no_collapse_or_shuffling_is_biased():
-    verdict = ordered_folds_verdict(_summary(80.0, -3.0, 0.02), **verdict_settings(10)).iloc[0]
+    verdict = ordered_folds_verdict(_summary(80.0, -3.0, 0.02), VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[
+        0
+    ]
     assert not verdict["unshuffled_estimate_collapses"]
     assert not verdict["shuffled_folds_estimate_honestly"]
     assert not verdict["shuffled_folds_hold_out_no_whole_class"]
@@ -183,4 +184,4 @@ def test_verdict_fails_when_there_is_no_collapse_or_shuffling_is_biased():
 
 def test_verdict_needs_its_number_of_folds_among_the_simulated_ones():
     with pytest.raises(ValueError, match="K = 5 is not among"):
-        ordered_folds_verdict(_summary(0.0, 0.1, 0.0), **verdict_settings(5))
+        ordered_folds_verdict(_summary(0.0, 0.1, 0.0), VERDICT_DESIGN, 5, decision_standard_errors=2.0)

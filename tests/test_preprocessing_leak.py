@@ -20,10 +20,9 @@ def pure_noise(n_predictors):
     return RegressionDesign(n_predictors=n_predictors, signal_predictors=0, signal_coefficient=0.0, noise_sd=1.0)
 
 
-def verdict_settings(sample_size, *, pure_noise):
-    return dict(
-        sample_size=sample_size, n_predictors=1000, n_selected=10, pure_noise=pure_noise, decision_standard_errors=2.0
-    )
+def verdict_arguments(sample_size, *, pure_noise):
+    signal = (0, 0.0) if pure_noise else (3, 0.3)
+    return RegressionDesign(1000, *signal, 1.0), sample_size, 10
 
 
 def _select_by_hand(X, y, n_selected):
@@ -108,7 +107,7 @@ def test_each_pipeline_fits_its_steps_on_the_rows_it_says():
 
 
 def test_data_set_s_is_drawn_from_first_seed_plus_s_data_then_folds():
-    runs = simulate_leaks([30], pure_noise(40), n_selected=4, n_folds=3, ridge_penalty=1.0, n_datasets=2, first_seed=5)
+    runs = simulate_leaks([30], pure_noise(40), 4, 1.0, n_folds=3, n_datasets=2, first_seed=5)
     rng = np.random.default_rng(6)
     X = rng.standard_normal((30, 40))
     y = rng.standard_normal(30)
@@ -125,9 +124,7 @@ def test_data_set_s_is_drawn_from_first_seed_plus_s_data_then_folds():
 
 
 def test_selection_before_the_loop_scores_pure_noise_below_its_noise_variance():
-    runs = simulate_leaks(
-        [30], pure_noise(300), n_selected=5, n_folds=5, ridge_penalty=1.0, n_datasets=12, first_seed=0
-    )
+    runs = simulate_leaks([30], pure_noise(300), 5, 1.0, n_folds=5, n_datasets=12, first_seed=0)
     summary = leak_summary(runs, 1.0).set_index("pipeline")
     assert summary.loc["selection_before", "cv_mse"] < 0.8
     assert summary.loc["honest", "cv_mse"] > 1.0
@@ -136,7 +133,7 @@ def test_selection_before_the_loop_scores_pure_noise_below_its_noise_variance():
 
 def test_simulation_refuses_more_folds_than_observations():
     with pytest.raises(ValueError, match="10 folds need at least 10 observations"):
-        simulate_leaks([8], pure_noise(20), n_selected=2, n_folds=10, ridge_penalty=1.0, n_datasets=2, first_seed=0)
+        simulate_leaks([8], pure_noise(20), 2, 1.0, n_folds=10, n_datasets=2, first_seed=0)
 
 
 def _summary(scaling_leak, selection_leak, selection_cv, honest_optimism):
@@ -176,7 +173,9 @@ def _summary(scaling_leak, selection_leak, selection_cv, honest_optimism):
 
 
 def test_verdict_calls_a_leak_below_the_reported_standard_error_small_and_above_it_large():
-    verdict = preprocessing_leak_verdict(_summary(0.05, 0.9, 0.5, 0.0), **verdict_settings(50, pure_noise=True)).iloc[0]
+    verdict = preprocessing_leak_verdict(
+        _summary(0.05, 0.9, 0.5, 0.0), *verdict_arguments(50, pure_noise=True), decision_standard_errors=2.0
+    ).iloc[0]
     assert verdict["leak_small_for_scaling"] and verdict["leak_large_for_selection"]
     assert verdict["selection_leak_most_damaging"] and verdict["selection_before_scores_pure_noise_respectably"]
     assert verdict["inside_the_loop_is_honest"]
@@ -184,9 +183,9 @@ def test_verdict_calls_a_leak_below_the_reported_standard_error_small_and_above_
 
 
 def test_verdict_fails_each_claim_when_the_numbers_go_the_other_way():
-    verdict = preprocessing_leak_verdict(_summary(0.19, 0.21, 1.2, 0.1), **verdict_settings(50, pure_noise=False)).iloc[
-        0
-    ]
+    verdict = preprocessing_leak_verdict(
+        _summary(0.19, 0.21, 1.2, 0.1), *verdict_arguments(50, pure_noise=False), decision_standard_errors=2.0
+    ).iloc[0]
     assert not verdict["leak_small_for_scaling"]
     assert not verdict["leak_large_for_selection"]
     assert not verdict["selection_leak_most_damaging"]
@@ -197,4 +196,6 @@ def test_verdict_fails_each_claim_when_the_numbers_go_the_other_way():
 
 def test_verdict_needs_its_sample_size_among_the_simulated_ones():
     with pytest.raises(ValueError, match="sample size 60 is not among"):
-        preprocessing_leak_verdict(_summary(0.05, 0.9, 0.5, 0.0), **verdict_settings(60, pure_noise=True))
+        preprocessing_leak_verdict(
+            _summary(0.05, 0.9, 0.5, 0.0), *verdict_arguments(60, pure_noise=True), decision_standard_errors=2.0
+        )

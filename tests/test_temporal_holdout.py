@@ -19,9 +19,9 @@ from cvsuite.studies.temporal_holdout import (
 WEEKDAYS = (-6.0, -4.0, -3.0, -1.0, 2.0, 9.0, 3.0)
 PROCESS = SalesProcess(level=100.0, trend_per_day=0.05, weekday_effects=WEEKDAYS, innovation_sd=4.0)
 SMALL = HoldoutDesign(n_days=84, horizon_days=14, n_folds=4, neighbours=7, cut_fractions=(0.5, 0.75))
-VERDICT = dict(
-    main_ar_coefficient=0.8, decision_standard_errors=2.0, most_of_gap_percent=50.0, n_folds=10, horizon_days=28
-)
+# The verdict reads K and the horizon it reports from the design.
+VERDICT_DESIGN = HoldoutDesign(n_days=730, horizon_days=28, n_folds=10, neighbours=7, cut_fractions=(0.5,))
+VERDICT = dict(decision_standard_errors=2.0, most_of_gap_percent=50.0)
 
 
 def _series_by_hand(seed, phi, design=SMALL, process=PROCESS):
@@ -63,9 +63,9 @@ def _random_fold_mse_by_hand(sales, folds, neighbours, radius=0):
 
 
 def test_series_s_is_drawn_from_first_seed_plus_s_innovations_then_folds():
-    errors = simulate_errors(
-        PROCESS, SMALL, ar_coefficients=[0.0], main_ar_coefficient=0.8, exclusion_radii=[3], n_series=2, first_seed=11
-    )
+    errors = simulate_errors(PROCESS, SMALL, [0.8, 0.0, 0.8], [3], n_series=2, first_seed=11)
+    assert sorted(errors["ar_coefficient"].unique()) == [0.0, 0.8]
+    assert sorted(errors["exclusion_radius_days"].unique()) == [-1, 0, 3]
     sales_all, folds = _series_by_hand(12, 0.8)
     sales, days = sales_all[:84], np.arange(84)
     mine = errors[(errors["series"] == 1) & (errors["ar_coefficient"] == 0.8)].set_index(
@@ -85,7 +85,7 @@ def test_series_s_is_drawn_from_first_seed_plus_s_innovations_then_folds():
 
 
 def test_example_series_is_the_series_drawn_from_its_seed():
-    example = example_series(PROCESS, SMALL, ar_coefficient=0.8, seed=3)
+    example = example_series(PROCESS, SMALL, 0.8, 3)
     sales_all, folds = _series_by_hand(3, 0.8)
     assert example["sales"].to_numpy() == pytest.approx(sales_all[:84], rel=1e-12)
     for k, fold in enumerate(folds):
@@ -131,9 +131,7 @@ def test_cuts_need_a_full_horizon_after_them():
 
 def test_random_folds_beat_the_temporal_holdout_only_with_persistent_noise():
     design = HoldoutDesign(n_days=140, horizon_days=14, n_folds=5, neighbours=7, cut_fractions=(0.5, 0.75))
-    errors = simulate_errors(
-        PROCESS, design, ar_coefficients=[0.0], main_ar_coefficient=0.9, exclusion_radii=[14], n_series=8, first_seed=0
-    )
+    errors = simulate_errors(PROCESS, design, [0.0, 0.9], [14], n_series=8, first_seed=0)
     by_phi = errors_by_ar_coefficient(errors, 4.0, 14).set_index("ar_coefficient")
     assert by_phi.loc[0.9, "temporal_holdout_mse"] > 2 * by_phi.loc[0.9, "random_folds_mse"]
     assert by_phi.loc[0.0, "temporal_holdout_mse"] < 1.5 * by_phi.loc[0.0, "random_folds_mse"]
@@ -184,7 +182,7 @@ def _summaries(gap_main, gap_independent, closed_widest):
 
 
 def test_verdict_holds_when_the_gap_is_large_vanishes_without_persistence_and_closes():
-    verdict = temporal_holdout_verdict(*_summaries(40.0, 0.3, 90.0), **VERDICT).iloc[0]
+    verdict = temporal_holdout_verdict(*_summaries(40.0, 0.3, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0]
     assert verdict["random_folds_look_better"]
     assert verdict["they_estimate_different_quantities"]
     assert verdict["random_folds_learn_from_neighbouring_days"]
@@ -192,16 +190,16 @@ def test_verdict_holds_when_the_gap_is_large_vanishes_without_persistence_and_cl
 
 
 def test_verdict_fails_when_independent_noise_also_shows_a_gap_or_the_radius_closes_little():
-    assert not temporal_holdout_verdict(*_summaries(40.0, 5.0, 90.0), **VERDICT).iloc[0][
+    assert not temporal_holdout_verdict(*_summaries(40.0, 5.0, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0][
         "random_folds_learn_from_neighbouring_days"
     ]
-    assert not temporal_holdout_verdict(*_summaries(40.0, 0.3, 45.0), **VERDICT).iloc[0][
+    assert not temporal_holdout_verdict(*_summaries(40.0, 0.3, 45.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0][
         "random_folds_learn_from_neighbouring_days"
     ]
 
 
 def test_verdict_says_random_folds_do_not_look_better_without_a_gap():
-    verdict = temporal_holdout_verdict(*_summaries(0.5, 0.3, 90.0), **VERDICT).iloc[0]
+    verdict = temporal_holdout_verdict(*_summaries(0.5, 0.3, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0]
     assert not verdict["random_folds_look_better"]
     assert "do not look better" in verdict["verdict"]
 
@@ -209,4 +207,4 @@ def test_verdict_says_random_folds_do_not_look_better_without_a_gap():
 def test_verdict_needs_independent_noise_among_the_coefficients():
     by_phi, by_radius = _summaries(40.0, 0.3, 90.0)
     with pytest.raises(ValueError, match="independent noise"):
-        temporal_holdout_verdict(by_phi[by_phi["ar_coefficient"] > 0], by_radius, **VERDICT)
+        temporal_holdout_verdict(by_phi[by_phi["ar_coefficient"] > 0], by_radius, VERDICT_DESIGN, 0.8, **VERDICT)

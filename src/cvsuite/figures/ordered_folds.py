@@ -8,6 +8,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.error_bars import error_bars
 from cvsuite.studies.ordered_folds import SCHEMES
 
 LABELS = {
@@ -53,25 +54,14 @@ def fold_composition_and_collapse(
         ax.set_xticks(range(table.shape[1]), [str(c) for c in table.columns])
         ax.set_yticks(range(table.shape[0]), [str(k) for k in table.index])
         ax.grid(False)
-    fig.colorbar(
-        image,
-        ax=fig.axes,
-        location="right",
-        shrink=0.9,
-        label=f"members of the class held out in the fold (of {per_class})",
-    )
+    scale = f"members of the class held out in the fold (of {per_class})"
+    fig.colorbar(image, ax=fig.axes, location="right", shrink=0.9, label=scale)
 
     k_ax = fig.add_subplot(grid[1, :2])
     for scheme in SCHEMES:
         rows = summary[summary["scheme"] == scheme]
-        k_ax.errorbar(
-            rows["folds"],
-            rows["cv_accuracy_percent"],
-            yerr=z * rows["cv_accuracy_percent_se"],
-            fmt="o-",
-            capsize=3,
-            color=COLOURS[scheme],
-            label=f"CV: {LABELS[scheme]}",
+        error_bars(
+            k_ax, rows["folds"], rows, "cv_accuracy_percent", z=z, color=COLOURS[scheme], label=f"CV: {LABELS[scheme]}"
         )
     truth = summary.groupby("folds")["true_accuracy_percent"].first()
     k_ax.plot(truth.index, truth.to_numpy(), "--", color="black", label="true accuracy of the model fitted on all data")

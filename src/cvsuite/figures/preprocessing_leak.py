@@ -7,6 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.error_bars import error_bars
 from cvsuite.studies.preprocessing_leak import PIPELINES
 
 LABELS = {
@@ -29,33 +30,14 @@ def leak_by_step(summary: pd.DataFrame, verdict: pd.Series, *, decision_standard
 
     at_n = summary[summary["sample_size"] == sample_size].set_index("pipeline")
     for i, name in enumerate(PIPELINES):
-        r = at_n.loc[name]
-        est_ax.errorbar(
-            i - 0.1,
-            r["cv_mse"],
-            yerr=z * r["cv_mse_se"],
-            fmt="o",
-            capsize=3,
-            color=COLOURS[name],
-            label="CV estimate" if i == 0 else None,
+        r, colour, first = at_n.loc[name], COLOURS[name], i == 0
+        error_bars(est_ax, i - 0.1, r, "cv_mse", z=z, fmt="o", color=colour, label="CV estimate" if first else None)
+        truth = "true error of the models it scored" if first else None
+        error_bars(
+            est_ax, i + 0.1, r, "fold_models_true_mse", z=z, fmt="s", color=colour, markerfacecolor="white", label=truth
         )
-        est_ax.errorbar(
-            i + 0.1,
-            r["fold_models_true_mse"],
-            yerr=z * r["fold_models_true_mse_se"],
-            fmt="s",
-            capsize=3,
-            color=COLOURS[name],
-            markerfacecolor="white",
-            label="true error of the models it scored" if i == 0 else None,
-        )
-    est_ax.axhline(
-        noise_variance,
-        color=style.REFERENCE,
-        linestyle="--",
-        linewidth=1,
-        label=f"noise variance {noise_variance:g}: no model does better",
-    )
+    floor = f"noise variance {noise_variance:g}: no model does better"
+    est_ax.axhline(noise_variance, color=style.REFERENCE, linestyle="--", linewidth=1, label=floor)
     est_ax.set_xticks(range(len(PIPELINES)), [LABELS[n].replace(" the loop", "\nthe loop") for n in PIPELINES])
     est_ax.set_ylim(bottom=0)
     est_ax.set(
@@ -67,15 +49,7 @@ def leak_by_step(summary: pd.DataFrame, verdict: pd.Series, *, decision_standard
 
     for name in ("scaling_before", "selection_before"):
         rows = summary[summary["pipeline"] == name]
-        leak_ax.errorbar(
-            rows["sample_size"],
-            rows["leak"],
-            yerr=z * rows["leak_se"],
-            fmt="o-",
-            capsize=3,
-            color=COLOURS[name],
-            label=LABELS[name],
-        )
+        error_bars(leak_ax, rows["sample_size"], rows, "leak", z=z, color=COLOURS[name], label=LABELS[name])
     honest = summary[summary["pipeline"] == "honest"]
     leak_ax.plot(
         honest["sample_size"],

@@ -7,6 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.error_bars import error_bars
 
 
 def random_folds_against_temporal_holdout(
@@ -59,15 +60,7 @@ def random_folds_against_temporal_holdout(
         ("temporal_holdout", style.EXPECTED, f"temporal holdout ({n_cuts} cuts)"),
         ("next_period", "black", f"truly next {horizon_days} days"),
     ):
-        phi_ax.errorbar(
-            phi,
-            by_phi[f"{name}_mse"],
-            yerr=z * by_phi[f"{name}_mse_se"],
-            fmt="o-",
-            capsize=3,
-            color=colour,
-            label=label,
-        )
+        error_bars(phi_ax, phi, by_phi, f"{name}_mse", z=z, color=colour, label=label)
     phi_ax.plot(
         phi, by_phi["forecast_floor_mse"], "--", color=style.REFERENCE, label="least error any forecast can reach"
     )
@@ -85,14 +78,9 @@ def random_folds_against_temporal_holdout(
     phi_ax.legend(fontsize=8)
 
     radii = by_radius[by_radius["ar_coefficient"] == phi_main]
-    rad_ax.errorbar(
-        radii["exclusion_radius_days"],
-        radii["random_folds_mse"],
-        yerr=z * radii["random_folds_mse_se"],
-        fmt="o-",
-        capsize=3,
-        color=style.TRAIN,
-        label="random folds, nearby days withheld",
+    radius = radii["exclusion_radius_days"]
+    error_bars(
+        rad_ax, radius, radii, "random_folds_mse", z=z, color=style.TRAIN, label="random folds, nearby days withheld"
     )
     for value, se, colour, label in (
         (verdict["temporal_holdout_mse"], verdict["temporal_holdout_mse_se"], style.EXPECTED, "temporal holdout"),

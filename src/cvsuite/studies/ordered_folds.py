@@ -172,9 +172,11 @@ def composition_table(n_classes: int, per_class: int, n_folds: int, random_state
 
 
 def ordered_folds_verdict(
-    summary: pd.DataFrame, *, n_folds: int, n_classes: int, per_class: int, decision_standard_errors: float
+    summary: pd.DataFrame, design: GaussianClasses, n_folds: int, *, decision_standard_errors: float
 ) -> pd.DataFrame:
     """The one-row verdict at K = ``n_folds``: the claims in words as booleans, effects with MC SEs.
+
+    ``design`` gives the number of classes and their size.
 
     - unshuffled_folds_hold_out_whole_classes: unshuffled KFold holds out every member of some
       class in some fold, in at least one simulated data set ("With images stored class by class,
@@ -192,11 +194,11 @@ def ordered_folds_verdict(
     if at_k.empty:
         raise ValueError(f"K = {n_folds} is not among the simulated numbers of folds")
     unshuffled = at_k.loc["unshuffled"]
-    chance = 100 / n_classes
+    chance = 100 / design.n_classes
     row = {
         "folds": int(n_folds),
-        "classes": int(n_classes),
-        "per_class": int(per_class),
+        "classes": int(design.n_classes),
+        "per_class": int(design.per_class),
         "datasets": int(unshuffled["datasets"]),
         "chance_accuracy_percent": chance,
         "true_accuracy_percent": unshuffled["true_accuracy_percent"],

@@ -146,14 +146,17 @@ def _pipeline_cv_rows(X, y, folds, *, n_selected, ridge_penalty, true_coefficien
 def simulate_leaks(
     sample_sizes,
     design: RegressionDesign,
-    *,
     n_selected: int,
-    n_folds: int,
     ridge_penalty: float,
+    *,
+    n_folds: int,
     n_datasets: int,
     first_seed: int,
 ) -> pd.DataFrame:
     """Per sample size and data set, each pipeline's CV estimate, true error and optimism.
+
+    The pipeline keeps the ``n_selected`` predictors most correlated with the response and fits
+    ridge regression with ``ridge_penalty``; it is cross-validated with ``n_folds`` folds.
 
     Data set s at every sample size is drawn with ``default_rng(first_seed + s)``: the data (see
     ``regression_sample``), then one permutation of the n observations cut by
@@ -226,14 +229,16 @@ def leak_summary(runs: pd.DataFrame, noise_sd: float) -> pd.DataFrame:
 
 def preprocessing_leak_verdict(
     summary: pd.DataFrame,
-    *,
+    design: RegressionDesign,
     sample_size: int,
-    n_predictors: int,
     n_selected: int,
-    pure_noise: bool,
+    *,
     decision_standard_errors: float,
 ) -> pd.DataFrame:
     """The one-row verdict at ``sample_size``: each claim in words as a boolean, effects with MC SEs.
+
+    ``design`` gives the number of predictors and whether they are pure noise; ``n_selected`` is
+    the number the pipeline keeps.
 
     The leak of a pipeline is the honest CV estimate minus its own, data set by data set (the
     honest one being unbiased, checked below). "Small" and "large" are measured against the
@@ -260,9 +265,9 @@ def preprocessing_leak_verdict(
     reported_se = honest["cv_std_error"]
     row = {
         "sample_size": int(sample_size),
-        "predictors": int(n_predictors),
+        "predictors": int(design.n_predictors),
         "selected": int(n_selected),
-        "pure_noise": bool(pure_noise),
+        "pure_noise": design.pure_noise,
         "datasets": int(honest["datasets"]),
         "noise_variance": honest["noise_variance"],
         "honest_cv_std_error": reported_se,
@@ -291,11 +296,8 @@ def preprocessing_leak_verdict(
 def _leak_sentence(r: dict) -> str:
     small = "small" if r["leak_small_for_scaling"] else "not small"
     large = "large" if r["leak_large_for_selection"] else "not large"
-    floor = (
-        "below the noise variance no model can beat"
-        if r["selection_before_scores_pure_noise_respectably"]
-        else "not below the noise variance"
-    )
+    respectable = r["selection_before_scores_pure_noise_respectably"]
+    floor = "below the noise variance no model can beat" if respectable else "not below the noise variance"
     honest = "unbiased" if r["inside_the_loop_is_honest"] else "biased"
     return (
         f"With n = {r['sample_size']} and {r['predictors']} {'pure-noise ' if r['pure_noise'] else ''}predictors, "

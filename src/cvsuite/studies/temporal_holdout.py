@@ -126,23 +126,17 @@ def cut_days_from_fractions(n_days: int, fractions, horizon_days: int) -> np.nda
 
 
 def simulate_errors(
-    process: SalesProcess,
-    design: HoldoutDesign,
-    *,
-    ar_coefficients,
-    main_ar_coefficient: float,
-    exclusion_radii,
-    n_series: int,
-    first_seed: int,
+    process: SalesProcess, design: HoldoutDesign, ar_coefficients, exclusion_radii, *, n_series: int, first_seed: int
 ) -> pd.DataFrame:
     """Per simulated series and phi, the three error figures, random folds at each exclusion radius.
 
     Series s is drawn by ``series_draws(first_seed + s, design)``; the same innovations and folds
-    serve every phi and every radius (common random numbers). Rows: series, ar_coefficient,
-    estimator (``random_folds``, ``temporal_holdout``, ``next_period``), exclusion_radius_days
-    (random folds only, radius 0 always included; -1 elsewhere) and mse.
+    serve every phi (each once, in increasing order) and every radius (common random numbers).
+    Rows: series, ar_coefficient, estimator (``random_folds``, ``temporal_holdout``,
+    ``next_period``), exclusion_radius_days (random folds only, radius 0 always included; -1
+    elsewhere) and mse.
     """
-    ar_coefficients = sorted({*ar_coefficients, main_ar_coefficient})
+    ar_coefficients = sorted(set(ar_coefficients))
     exclusion_radii = sorted({0, *exclusion_radii})
     n_days, horizon_days, neighbours = design.n_days, design.horizon_days, design.neighbours
     days = np.arange(n_days)
@@ -165,7 +159,7 @@ def simulate_errors(
     return pd.DataFrame(rows, columns=["series", "ar_coefficient", "estimator", "exclusion_radius_days", "mse"])
 
 
-def example_series(process: SalesProcess, design: HoldoutDesign, *, ar_coefficient: float, seed: int) -> pd.DataFrame:
+def example_series(process: SalesProcess, design: HoldoutDesign, ar_coefficient: float, seed: int) -> pd.DataFrame:
     """One simulated series, day by day, with what each procedure predicted for it.
 
     The draws of series ``seed - first_seed`` of ``simulate_errors`` (``series_draws``). Columns:
@@ -249,14 +243,14 @@ def errors_by_exclusion_radius(errors: pd.DataFrame) -> pd.DataFrame:
 def temporal_holdout_verdict(
     by_phi: pd.DataFrame,
     by_radius: pd.DataFrame,
+    design: HoldoutDesign,
+    ar_coefficient: float,
     *,
-    main_ar_coefficient: float,
     decision_standard_errors: float,
     most_of_gap_percent: float,
-    n_folds: int,
-    horizon_days: int,
 ) -> pd.DataFrame:
-    """The one-row verdict: each claim in words as a boolean, the effect sizes with MC SEs, a sentence.
+    """The one-row verdict at phi = ``ar_coefficient``: each claim in words as a boolean, the effect
+    sizes with MC SEs, a sentence; ``design`` gives K and the horizon it reports.
 
     Claims ("Estimating Out-of-Sample Error", Random folds against a temporal holdout, on daily sales):
     - random_folds_look_better: the random-fold error lies below the temporal holdout's by more
@@ -273,21 +267,21 @@ def temporal_holdout_verdict(
       clears"; what is below it came from held-out days' neighbours).
     """
     z = decision_standard_errors
-    main = by_phi[by_phi["ar_coefficient"] == main_ar_coefficient]
+    main = by_phi[by_phi["ar_coefficient"] == ar_coefficient]
     independent = by_phi[by_phi["ar_coefficient"] == 0.0]
     if len(main) != 1 or len(independent) != 1:
         raise ValueError("the verdict needs the main AR coefficient and 0 (independent noise) among the simulated ones")
     main, independent = main.iloc[0], independent.iloc[0]
-    radii = by_radius[by_radius["ar_coefficient"] == main_ar_coefficient].set_index("exclusion_radius_days")
+    radii = by_radius[by_radius["ar_coefficient"] == ar_coefficient].set_index("exclusion_radius_days")
     widest = radii.index.max()
     if widest <= 0:
         raise ValueError("the verdict needs at least one exclusion radius above 0")
     first = radii.loc[radii.index[radii.index > 0].min()]
 
     row = {
-        "ar_coefficient": float(main_ar_coefficient),
-        "folds": int(n_folds),
-        "horizon_days": int(horizon_days),
+        "ar_coefficient": float(ar_coefficient),
+        "folds": int(design.n_folds),
+        "horizon_days": int(design.horizon_days),
         "series": int(main["series"]),
     }
     for name in (
