@@ -6,112 +6,27 @@ classes held out, per scheme and K; their Monte Carlo summaries; the fold-by-cla
 the first data set; and the one-row verdict. Draws the compositions and the estimates against K.
 """
 
-import numpy as np
-
-from cvsuite.figures import style
-from cvsuite.studies.ordered_folds import (
-    SCHEMES,
-    composition_table,
-    ordered_folds_summary,
-    ordered_folds_verdict,
-    simulate_ordered_folds,
-)
-from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
-
-LABELS = {"unshuffled": "KFold, unshuffled", "shuffled": "KFold, shuffled", "stratified": "StratifiedKFold, shuffled",
-          "stratified_unshuffled": "StratifiedKFold, unshuffled"}
-COLOURS = {"unshuffled": style.EXPECTED, "shuffled": style.TRAIN, "stratified": style.STD_ERROR,
-           "stratified_unshuffled": style.BIAS}
+from cvsuite.data.gaussian_classes import GaussianClasses
+from cvsuite.figures import ordered_folds as figures
+from cvsuite.studies import ordered_folds as study
+from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
-def main(params: dict, out) -> None:
-    if params["folds"] not in params["fold_counts"]:
-        raise ValueError(f"ordered_folds.folds = {params['folds']} must be one of fold_counts {params['fold_counts']}")
-    runs = simulate_ordered_folds(params["classes"], params["per_class"], params["test_per_class"], params["features"],
-                                  params["separation"], params["fold_counts"], params["datasets"], params["first_seed"])
-    summary = ordered_folds_summary(runs)
-    composition = composition_table(params["classes"], params["per_class"], params["folds"], params["first_seed"])
-    verdict = ordered_folds_verdict(summary, params["folds"], params["classes"], params["per_class"],
-                                    params["decision_standard_errors"])
-    write_table(runs, out.runs)
-    write_table(summary, out.summary)
-    write_table(composition, out.fold_composition)
-    write_table(verdict, out.verdict)
-    write_provenance(out.provenance, "ordered_folds", params)
-    draw(composition, summary, verdict.iloc[0], params, [out.figure, out.figure_svg])
-    print(verdict.iloc[0]["verdict"])
-
-
-def draw(composition, summary, verdict, params, paths) -> None:
-    """Fold-by-class counts under three schemes; CV accuracy against K; the collapse and its cause."""
-    import matplotlib.pyplot as plt
-
-    style.apply_style()
-    z = params["decision_standard_errors"]
-    fig = plt.figure(figsize=(15, 9), layout="constrained")
-    grid = fig.add_gridspec(2, 3)
-    for i, scheme in enumerate(("unshuffled", "shuffled", "stratified")):
-        ax = fig.add_subplot(grid[0, i])
-        table = composition[composition["scheme"] == scheme].pivot(index="fold", columns="class", values="held_out")
-        image = ax.imshow(table.to_numpy(), cmap="Greys", vmin=0, vmax=params["per_class"], aspect="auto")
-        counts = table.to_numpy()
-        whole = int((counts == params["per_class"]).sum())
-        ax.set(xlabel="class", ylabel="fold", title=f"{LABELS[scheme]}: {whole} whole class{'es' if whole != 1 else ''} held out\n"
-                                                   f"(each fold holds {_span(counts)} of each class)")
-        ax.set_xticks(range(table.shape[1]), [str(c) for c in table.columns])
-        ax.set_yticks(range(table.shape[0]), [str(k) for k in table.index])
-        ax.grid(False)
-    fig.colorbar(image, ax=fig.axes, location="right", shrink=0.9,
-                 label=f"members of the class held out in the fold (of {params['per_class']})")
-
-    k_ax = fig.add_subplot(grid[1, :2])
-    for scheme in SCHEMES:
-        rows = summary[summary["scheme"] == scheme]
-        k_ax.errorbar(rows["folds"], rows["cv_accuracy_percent"], yerr=z * rows["cv_accuracy_percent_se"], fmt="o-",
-                      capsize=3, color=COLOURS[scheme], label=f"CV: {LABELS[scheme]}")
-    truth = summary.groupby("folds")["true_accuracy_percent"].first()
-    k_ax.plot(truth.index, truth.to_numpy(), "--", color="black", label="true accuracy of the model fitted on all data")
-    k_ax.axhline(verdict["chance_accuracy_percent"], color=style.REFERENCE, linestyle=":", label="chance (1 / classes)")
-    # A fold is at least one class long while n / K >= per_class, that is K <= classes.
-    k_ax.axvline(params["classes"], color=style.REFERENCE, linewidth=0.6)
-    unshuffled = summary[summary["scheme"] == "unshuffled"]
-    collapsed = unshuffled.loc[unshuffled["cv_accuracy_percent"] < verdict["chance_accuracy_percent"], "folds"]
-    k_ax.set(xscale="log", xlabel="number of folds K (log scale)", ylabel="accuracy (%)",
-             title=(f"Unshuffled folds score below chance for K ≤ {collapsed.max()} "
-                    f"(a fold is a whole class at K = {params['classes']})" if len(collapsed)
-                    else "Unshuffled folds never score below chance here"))
-    k_ax.set_xticks(truth.index, [str(k) for k in truth.index])
-    k_ax.minorticks_off()
-    k_ax.legend(fontsize=8, loc="center left")
-
-    bar_ax = fig.add_subplot(grid[1, 2])
-    at_k = summary[summary["folds"] == params["folds"]].set_index("scheme")
-    x = np.arange(len(SCHEMES))
-    bar_ax.bar(x - 0.2, at_k.loc[list(SCHEMES), "cv_accuracy_percent"], width=0.4,
-               yerr=z * at_k.loc[list(SCHEMES), "cv_accuracy_percent_se"], color=[COLOURS[s] for s in SCHEMES],
-               capsize=3, label="what CV reports")
-    bar_ax.bar(x + 0.2, at_k.loc[list(SCHEMES), "fold_models_true_accuracy_percent"], width=0.4,
-               yerr=z * at_k.loc[list(SCHEMES), "fold_models_true_accuracy_percent_se"], color="white",
-               edgecolor=[COLOURS[s] for s in SCHEMES], hatch="//", capsize=3, label="what the models it scored achieve")
-    bar_ax.set_xticks(x, [LABELS[s].replace(", ", ",\n") for s in SCHEMES], fontsize=8)
-    bar_ax.set(ylabel="accuracy (%)", ylim=(0, 118),
-               title=f"K = {params['folds']}: the unshuffled fold models reach "
-                     f"{verdict['unshuffled_fold_models_true_accuracy_percent']:.0f}%,\nyet are scored only on classes they never saw")
-    bar_ax.legend(fontsize=8, loc="upper center", ncol=2)
-
-    collapse = "collapses" if verdict["unshuffled_estimate_collapses"] else "does not collapse"
-    fig.suptitle(f"Stored class by class, {params['folds']} unshuffled folds hold out "
-                 f"{verdict['unshuffled_whole_classes_held_out']:.0f} whole classes and the CV accuracy {collapse} to "
-                 f"{verdict['unshuffled_cv_accuracy_percent']:.0f}% (truth {verdict['true_accuracy_percent']:.0f}%; "
-                 f"{int(verdict['datasets'])} data sets, bars ±{z:g} MC SE)")
-    save_figure(fig, paths)
-
-
-def _span(counts) -> str:
-    low, high = int(counts.min()), int(counts.max())
-    return str(low) if low == high else f"{low}–{high}"
+def main(job: Job) -> StudyResult:
+    p = job.config["ordered_folds"]
+    design = GaussianClasses(p["classes"], p["per_class"], p["test_per_class"], p["features"], p["separation"])
+    runs = study.simulate_ordered_folds(design, p["fold_counts"], n_datasets=p["datasets"], first_seed=p["first_seed"])
+    summary = study.ordered_folds_summary(runs)
+    # Every data set has the same labels, so the first one's shuffles show the composition.
+    composition = study.composition_table(p["classes"], p["per_class"], p["folds"], p["first_seed"])
+    z = p["decision_standard_errors"]
+    verdict = study.ordered_folds_verdict(summary, design, p["folds"], decision_standard_errors=z)
+    figure = figures.fold_composition_and_collapse(composition, summary, verdict.iloc[0], decision_standard_errors=z)
+    return StudyResult(
+        tables={"runs": runs, "summary": summary, "fold_composition": composition, "verdict": verdict},
+        figures={"fold_composition_and_collapse": figure},
+    )
 
 
 if __name__ == "__main__":
-    with logged_to(snakemake.log[0]):  # noqa: F821 - provided by Snakemake's script directive
-        main(snakemake.params.study, snakemake.output)  # noqa: F821
+    run_job(snakemake, main)  # noqa: F821 - provided by Snakemake's script directive

@@ -6,80 +6,32 @@ and optimism per pipeline, their Monte Carlo summaries per sample size, and the 
 draws the estimates against the truth and the leak against the sample size.
 """
 
-from cvsuite.figures import style
-from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
-from cvsuite.studies.preprocessing_leak import PIPELINES, leak_summary, preprocessing_leak_verdict, simulate_leaks
-
-LABELS = {"honest": "both steps inside the loop", "scaling_before": "centre and scale before the loop",
-          "selection_before": "select predictors before the loop"}
-COLOURS = {"honest": "black", "scaling_before": style.TRAIN, "selection_before": style.EXPECTED}
+from cvsuite.data.gaussian_regression import RegressionDesign
+from cvsuite.figures import preprocessing_leak as figures
+from cvsuite.studies import preprocessing_leak as study
+from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
-def main(params: dict, out) -> None:
-    if params["sample_size"] not in params["sample_sizes"]:
-        raise ValueError(f"preprocessing_leak.sample_size = {params['sample_size']} must be one of sample_sizes {params['sample_sizes']}")
-    runs = simulate_leaks(params["sample_sizes"], params["predictors"], params["signal_predictors"], params["signal_coefficient"],
-                          params["noise_sd"], params["selected"], params["folds"], params["ridge_penalty"],
-                          params["datasets"], params["first_seed"])
-    summary = leak_summary(runs, params["noise_sd"])
-    pure_noise = params["signal_predictors"] == 0 or params["signal_coefficient"] == 0
-    verdict = preprocessing_leak_verdict(summary, params["sample_size"], params["predictors"], params["selected"],
-                                         pure_noise, params["decision_standard_errors"])
-    write_table(runs, out.runs)
-    write_table(summary, out.summary)
-    write_table(verdict, out.verdict)
-    write_provenance(out.provenance, "preprocessing_leak", params)
-    draw(summary, verdict.iloc[0], params, [out.figure, out.figure_svg])
-    print(verdict.iloc[0]["verdict"])
-
-
-def draw(summary, verdict, params, paths) -> None:
-    """Each pipeline's CV estimate beside the true error at the verdict's n; the leaks against n."""
-    import matplotlib.pyplot as plt
-
-    style.apply_style()
-    z = params["decision_standard_errors"]
-    fig, (est_ax, leak_ax) = plt.subplots(1, 2, figsize=(12, 4.8), layout="constrained")
-
-    at_n = summary[summary["sample_size"] == params["sample_size"]].set_index("pipeline")
-    for i, name in enumerate(PIPELINES):
-        r = at_n.loc[name]
-        est_ax.errorbar(i - 0.1, r["cv_mse"], yerr=z * r["cv_mse_se"], fmt="o", capsize=3, color=COLOURS[name],
-                        label="CV estimate" if i == 0 else None)
-        est_ax.errorbar(i + 0.1, r["fold_models_true_mse"], yerr=z * r["fold_models_true_mse_se"], fmt="s", capsize=3,
-                        color=COLOURS[name], markerfacecolor="white", label="true error of the models it scored" if i == 0 else None)
-    est_ax.axhline(params["noise_sd"] ** 2, color=style.REFERENCE, linestyle="--", linewidth=1,
-                   label=f"noise variance {params['noise_sd'] ** 2:g}: no model does better")
-    est_ax.set_xticks(range(len(PIPELINES)), [LABELS[n].replace(" the loop", "\nthe loop") for n in PIPELINES])
-    est_ax.set_ylim(bottom=0)
-    est_ax.set(ylabel="mean squared error (response units²)",
-               title=f"n = {params['sample_size']}, {params['predictors']} predictors: selection before the loop\n"
-                     f"reports {verdict['selection_cv_mse']:.2f}, truth {at_n.loc['selection_before', 'fold_models_true_mse']:.2f}")
-    est_ax.legend(fontsize=8, loc="lower left")
-
-    for name in ("scaling_before", "selection_before"):
-        rows = summary[summary["pipeline"] == name]
-        leak_ax.errorbar(rows["sample_size"], rows["leak"], yerr=z * rows["leak_se"], fmt="o-", capsize=3,
-                         color=COLOURS[name], label=LABELS[name])
-    honest = summary[summary["pipeline"] == "honest"]
-    leak_ax.plot(honest["sample_size"], honest["cv_std_error"], "--", color=style.REFERENCE,
-                 label="the standard error honest CV reports (step 5)")
-    leaks = summary.loc[summary["pipeline"] != "honest", "leak"]
-    leak_ax.set(xscale="log", yscale="log" if (leaks > 0).all() else "linear",
-                xlabel="observations n (log scale)", ylabel="leak: honest CV minus leaky CV (response units², log scale)",
-                title=f"At n = {params['sample_size']}: scaling's leak is {verdict['scaling_leak_in_reported_se']:.2f}, "
-                      f"selection's {verdict['selection_leak_in_reported_se']:.1f}\nof the CV's own standard error")
-    leak_ax.set_xticks(honest["sample_size"], [str(n) for n in honest["sample_size"]])
-    leak_ax.minorticks_off()
-    leak_ax.legend(fontsize=8)
-
-    scaling = "small" if verdict["leak_small_for_scaling"] else "not small"
-    selection = "large" if verdict["leak_large_for_selection"] else "not large"
-    fig.suptitle(f"Fitting a step on all the data before cross-validating: the leak is {scaling} for centring and scaling, "
-                 f"{selection} for selecting predictors ({int(verdict['datasets'])} data sets per n; bars ±{z:g} MC SE)")
-    save_figure(fig, paths)
+def main(job: Job) -> StudyResult:
+    p = job.config["preprocessing_leak"]
+    design = RegressionDesign(p["predictors"], p["signal_predictors"], p["signal_coefficient"], p["noise_sd"])
+    runs = study.simulate_leaks(
+        p["sample_sizes"],
+        design,
+        p["selected"],
+        p["ridge_penalty"],
+        n_folds=p["folds"],
+        n_datasets=p["datasets"],
+        first_seed=p["first_seed"],
+    )
+    summary = study.leak_summary(runs, p["noise_sd"])
+    z = p["decision_standard_errors"]
+    verdict = study.preprocessing_leak_verdict(
+        summary, design, p["sample_size"], p["selected"], decision_standard_errors=z
+    )
+    figure = figures.leak_by_step(summary, verdict.iloc[0], decision_standard_errors=z)
+    return StudyResult(tables={"runs": runs, "summary": summary, "verdict": verdict}, figures={"leak_by_step": figure})
 
 
 if __name__ == "__main__":
-    with logged_to(snakemake.log[0]):  # noqa: F821 - provided by Snakemake's script directive
-        main(snakemake.params.study, snakemake.output)  # noqa: F821
+    run_job(snakemake, main)  # noqa: F821 - provided by Snakemake's script directive

@@ -40,3 +40,11 @@ def test_ratio_standard_error_is_the_delta_method_on_the_pairs():
 def test_expectation_row_adds_the_two_errors_in_quadrature():
     row = expectation_row("x", "percent", "mean over 50 datasets", 200, 3.7, 0.3, 0.4)
     assert row["expected_se"] == pytest.approx(0.5)
+
+
+def test_ratio_and_se_is_the_ratio_of_means_with_its_delta_method_error_by_hand():
+    # By hand: ratio 6 / 4 = 1.5; linearised terms (a - 1.5 b) / mean(b) = (-0.375, 0.375, 0),
+    # s.d. 0.375, so the standard error is 0.375 / sqrt(3).
+    ratio, se = ratio_and_se([1.0, 2.0, 3.0], [1.0, 1.0, 2.0])
+    assert ratio == 1.5
+    assert se == pytest.approx(0.375 / np.sqrt(3))

@@ -1,15 +1,16 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.model_selection import KFold
+from sklearn.neighbors import NearestCentroid
 
+from cvsuite.data.gaussian_classes import GaussianClasses, class_ordered_sample
 from cvsuite.studies.ordered_folds import (
     SCHEMES,
-    class_ordered_sample,
     composition_table,
     cross_validate,
     fold_class_composition,
     folds_for,
-    nearest_centroid_predict,
     ordered_folds_summary,
     ordered_folds_verdict,
     simulate_ordered_folds,
@@ -17,13 +18,38 @@ from cvsuite.studies.ordered_folds import (
 )
 
 LABELS = np.repeat(np.arange(4), 6)
+SMALL = GaussianClasses(n_classes=4, per_class=8, test_per_class=20, n_features=5, separation=1.5)
 
 
-def test_sample_is_stored_class_by_class():
-    X, labels, X_test, labels_test = class_ordered_sample(3, 5, 7, 2, 1.0, np.random.default_rng(0))
-    assert labels.tolist() == [0] * 5 + [1] * 5 + [2] * 5
-    assert X.shape == (15, 2) and X_test.shape == (21, 2)
-    assert np.all(np.diff(labels_test) >= 0)
+VERDICT_DESIGN = GaussianClasses(n_classes=10, per_class=30, test_per_class=50, n_features=20, separation=0.7)
+
+
+def _cross_validate_by_hand(X, labels, X_test, labels_test, folds):
+    """Each fold's model is scikit-learn's NearestCentroid fitted on the other folds' rows."""
+    correct, fold_accuracies, true_hits, unseen = 0, [], 0.0, 0
+    for fold in folds:
+        train = np.setdiff1d(np.arange(labels.size), fold)
+        model = NearestCentroid().fit(X[train], labels[train])
+        hits = model.predict(X[fold]) == labels[fold]
+        correct += hits.sum()
+        fold_accuracies.append(100 * hits.mean())
+        true_hits += len(fold) * np.mean(model.predict(X_test) == labels_test)
+        unseen += np.sum(~np.isin(labels[fold], labels[train]))
+    n = labels.size
+    return {
+        "cv_accuracy_percent": 100 * correct / n,
+        "fold_models_true_accuracy_percent": 100 * true_hits / n,
+        "unseen_class_percent": 100 * unseen / n,
+        "cv_std_error_points": np.std(fold_accuracies, ddof=1) / np.sqrt(len(folds)),
+    }
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_unshuffled_and_shuffled_folds_are_scikit_learns_kfold(k):
+    unshuffled = [test for _, test in KFold(k).split(LABELS)]
+    shuffled = [test for _, test in KFold(k, shuffle=True, random_state=7).split(LABELS)]
+    assert [f.tolist() for f in folds_for("unshuffled", LABELS, k, random_state=7)] == [f.tolist() for f in unshuffled]
+    assert [f.tolist() for f in folds_for("shuffled", LABELS, k, random_state=7)] == [f.tolist() for f in shuffled]
 
 
 def test_unshuffled_folds_are_consecutive_blocks():
@@ -53,44 +79,54 @@ def test_whole_classes_are_counted_only_when_no_member_is_left_to_train_on():
     assert whole_classes_held_out(np.array([[3, 3], [3, 3]])) == 0
 
 
-def test_nearest_centroid_never_predicts_a_class_it_did_not_see():
-    X, labels, X_test, _ = class_ordered_sample(4, 10, 10, 3, 2.0, np.random.default_rng(3))
-    seen = labels != 2
-    assert 2 not in nearest_centroid_predict(X[seen], labels[seen], X_test, 4)
-
-
-def test_nearest_centroid_picks_the_nearest_class_mean():
-    X = np.array([[0.0, 0.0], [0.0, 2.0], [10.0, 0.0], [10.0, 2.0]])
-    labels = np.array([0, 0, 1, 1])
-    assert nearest_centroid_predict(X, labels, np.array([[1.0, 1.0], [8.0, 1.0]]), 2).tolist() == [0, 1]
-
-
 def test_cross_validation_of_whole_class_folds_scores_nothing_right():
-    X, labels, X_test, labels_test = class_ordered_sample(4, 6, 20, 3, 3.0, np.random.default_rng(4))
-    result = cross_validate(X, labels, X_test, labels_test, folds_for("unshuffled", labels, 4, 0), 4)
+    design = GaussianClasses(n_classes=4, per_class=6, test_per_class=20, n_features=3, separation=3.0)
+    X, labels, X_test, labels_test = class_ordered_sample(design, np.random.default_rng(4))
+    result = cross_validate(X, labels, X_test, labels_test, folds_for("unshuffled", labels, 4, 0), n_classes=4)
     assert result["cv_accuracy_percent"] == 0.0
     assert result["unseen_class_percent"] == 100.0
     assert result["whole_classes_held_out"] == 4
     assert result["fold_models_true_accuracy_percent"] > 50.0
 
 
-def test_training_centroids_from_differences_match_a_fit_on_the_training_rows():
-    X, labels, X_test, labels_test = class_ordered_sample(4, 6, 20, 3, 1.0, np.random.default_rng(5))
-    folds = folds_for("shuffled", labels, 3, random_state=5)
-    correct = sum(int(np.sum(nearest_centroid_predict(np.delete(X, f, 0), np.delete(labels, f), X[f], 4) == labels[f]))
-                  for f in folds)
-    result = cross_validate(X, labels, X_test, labels_test, folds, 4)
-    assert result["cv_accuracy_percent"] == pytest.approx(100 * correct / 24)
+@pytest.mark.parametrize("scheme", ["shuffled", "unshuffled"])
+def test_cross_validation_scores_each_fold_with_a_classifier_fitted_on_the_others(scheme):
+    X, labels, X_test, labels_test = class_ordered_sample(SMALL, np.random.default_rng(5))
+    folds = folds_for(scheme, labels, 3, random_state=5)
+    result = cross_validate(X, labels, X_test, labels_test, folds, n_classes=4)
+    for name, value in _cross_validate_by_hand(X, labels, X_test, labels_test, folds).items():
+        assert result[name] == pytest.approx(value), name
 
 
 def test_composition_table_has_one_count_per_scheme_fold_and_class():
     table = composition_table(4, 6, 3, random_state=0)
     assert len(table) == len(SCHEMES) * 3 * 4
     assert table.groupby(["scheme", "class"])["held_out"].sum().eq(6).all()
+    unshuffled = table[table["scheme"] == "unshuffled"].pivot(index="fold", columns="class", values="held_out")
+    # 24 items in 3 blocks of 8: classes 0 | 0 and 1 | 1 and 2 ... by hand
+    assert unshuffled.to_numpy().tolist() == [[6, 2, 0, 0], [0, 4, 4, 0], [0, 0, 2, 6]]
+
+
+def test_data_set_s_is_drawn_from_first_seed_plus_s_and_shuffled_with_that_random_state():
+    runs = simulate_ordered_folds(SMALL, [4], n_datasets=2, first_seed=20)
+    rng = np.random.default_rng(21)
+    means = 1.5 * rng.standard_normal((4, 5))
+    labels, labels_test = np.repeat(np.arange(4), 8), np.repeat(np.arange(4), 20)
+    X = means[labels] + rng.standard_normal((32, 5))
+    X_test = means[labels_test] + rng.standard_normal((80, 5))
+    mine = runs[runs["dataset"] == 1].set_index("scheme")
+    truth = 100 * np.mean(NearestCentroid().fit(X, labels).predict(X_test) == labels_test)
+    assert mine["true_accuracy_percent"].tolist() == pytest.approx([truth] * len(SCHEMES))
+    folds = [test for _, test in KFold(4, shuffle=True, random_state=21).split(X)]
+    by_hand = _cross_validate_by_hand(X, labels, X_test, labels_test, folds)
+    assert mine.loc["shuffled", "cv_accuracy_percent"] == pytest.approx(by_hand["cv_accuracy_percent"])
+    assert mine.loc["shuffled", "fold_models_true_accuracy_percent"] == pytest.approx(
+        by_hand["fold_models_true_accuracy_percent"]
+    )
 
 
 def test_simulation_shows_the_collapse_only_for_unshuffled_folds_a_class_long():
-    runs = simulate_ordered_folds(4, 8, 20, 5, 1.5, [4, 8], 6, 0)
+    runs = simulate_ordered_folds(SMALL, [4, 8], n_datasets=6, first_seed=0)
     summary = ordered_folds_summary(runs).set_index(["folds", "scheme"])
     assert summary.loc[(4, "unshuffled"), "cv_accuracy_percent"] == 0.0
     assert summary.loc[(4, "stratified"), "cv_accuracy_percent"] > 50.0
@@ -99,32 +135,48 @@ def test_simulation_shows_the_collapse_only_for_unshuffled_folds_a_class_long():
 
 def test_simulation_refuses_more_folds_than_members_of_a_class():
     with pytest.raises(ValueError, match="K = 9 folds: stratified folds need at least 9 members per class"):
-        simulate_ordered_folds(4, 8, 20, 5, 1.5, [9], 2, 0)
+        simulate_ordered_folds(SMALL, [9], n_datasets=2, first_seed=0)
 
 
 def _summary(unshuffled_cv, shuffled_bias, shuffled_whole):
     rows = []
     for scheme in SCHEMES:
         cv = unshuffled_cv if scheme == "unshuffled" else 85.0 + shuffled_bias
-        rows.append({"folds": 10, "scheme": scheme, "datasets": 100, "cv_accuracy_percent": cv, "cv_accuracy_percent_se": 0.4,
-                     "fold_models_true_accuracy_percent": 85.0, "fold_models_true_accuracy_percent_se": 0.4,
-                     "true_accuracy_percent": 86.0, "true_accuracy_percent_se": 0.4, "unseen_class_percent": 0.0,
-                     "whole_classes_held_out": 10.0 if scheme == "unshuffled" else shuffled_whole,
-                     "cv_std_error_points": 2.0, "cv_minus_truth_points": cv - 86.0, "cv_minus_truth_points_se": 0.4,
-                     "cv_minus_fold_models_points": cv - 85.0, "cv_minus_fold_models_points_se": 0.2,
-                     "datasets_with_a_whole_class_held_out": 100 if scheme == "unshuffled" else int(shuffled_whole > 0)})
+        rows.append(
+            {
+                "folds": 10,
+                "scheme": scheme,
+                "datasets": 100,
+                "cv_accuracy_percent": cv,
+                "cv_accuracy_percent_se": 0.4,
+                "fold_models_true_accuracy_percent": 85.0,
+                "fold_models_true_accuracy_percent_se": 0.4,
+                "true_accuracy_percent": 86.0,
+                "true_accuracy_percent_se": 0.4,
+                "unseen_class_percent": 0.0,
+                "whole_classes_held_out": 10.0 if scheme == "unshuffled" else shuffled_whole,
+                "cv_std_error_points": 2.0,
+                "cv_minus_truth_points": cv - 86.0,
+                "cv_minus_truth_points_se": 0.4,
+                "cv_minus_fold_models_points": cv - 85.0,
+                "cv_minus_fold_models_points_se": 0.2,
+                "datasets_with_a_whole_class_held_out": 100 if scheme == "unshuffled" else int(shuffled_whole > 0),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def test_verdict_holds_for_a_collapse_that_shuffling_repairs():
-    verdict = ordered_folds_verdict(_summary(0.0, 0.1, 0.0), 10, 10, 30, 2.0).iloc[0]
+    verdict = ordered_folds_verdict(_summary(0.0, 0.1, 0.0), VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[0]
     assert verdict["unshuffled_folds_hold_out_whole_classes"] and verdict["shuffled_folds_hold_out_no_whole_class"]
     assert verdict["unshuffled_estimate_collapses"] and verdict["shuffled_folds_estimate_honestly"]
     assert "collapses to 0.0%" in verdict["verdict"]
 
 
 def test_verdict_fails_when_there_is_no_collapse_or_shuffling_is_biased():
-    verdict = ordered_folds_verdict(_summary(80.0, -3.0, 0.02), 10, 10, 30, 2.0).iloc[0]
+    verdict = ordered_folds_verdict(_summary(80.0, -3.0, 0.02), VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[
+        0
+    ]
     assert not verdict["unshuffled_estimate_collapses"]
     assert not verdict["shuffled_folds_estimate_honestly"]
     assert not verdict["shuffled_folds_hold_out_no_whole_class"]
@@ -132,4 +184,4 @@ def test_verdict_fails_when_there_is_no_collapse_or_shuffling_is_biased():
 
 def test_verdict_needs_its_number_of_folds_among_the_simulated_ones():
     with pytest.raises(ValueError, match="K = 5 is not among"):
-        ordered_folds_verdict(_summary(0.0, 0.1, 0.0), 5, 10, 30, 2.0)
+        ordered_folds_verdict(_summary(0.0, 0.1, 0.0), VERDICT_DESIGN, 5, decision_standard_errors=2.0)

@@ -1,27 +1,65 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.linear_model import Ridge
 
+from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample
 from cvsuite.studies.preprocessing_leak import (
-    _select_from_sums,
-    _sums,
+    correlation_sums,
     fit_ridge_on_selected,
     leak_summary,
     pipeline_cv,
     preprocessing_leak_verdict,
-    regression_sample,
     select_by_correlation,
+    select_from_sums,
     simulate_leaks,
-    true_mse,
 )
 
 
+def pure_noise(n_predictors):
+    return RegressionDesign(n_predictors=n_predictors, signal_predictors=0, signal_coefficient=0.0, noise_sd=1.0)
+
+
+def verdict_arguments(sample_size, *, pure_noise):
+    signal = (0, 0.0) if pure_noise else (3, 0.3)
+    return RegressionDesign(1000, *signal, 1.0), sample_size, 10
+
+
+def _select_by_hand(X, y, n_selected):
+    corr = np.array([abs(np.corrcoef(X[:, j], y)[0, 1]) for j in range(X.shape[1])])
+    return np.sort(np.argsort(-corr, kind="stable")[:n_selected])
+
+
+def _fit_by_hand(X_train, y_train, centre_rows, centre_y, ridge_penalty):
+    """scikit-learn's Ridge, no intercept, on columns standardised with ``centre_rows``' mean and s.d.;
+    returns the prediction function."""
+    mean, sd = centre_rows.mean(axis=0), centre_rows.std(axis=0)
+    model = Ridge(alpha=ridge_penalty, fit_intercept=False).fit((X_train - mean) / sd, y_train - centre_y)
+    return lambda X_new: centre_y + ((X_new - mean) / sd) @ model.coef_
+
+
+def _pipelines_by_hand(X, y, folds, n_selected, ridge_penalty):
+    """Each pipeline's pooled held-out squared error, each step fitted where the pipeline says."""
+    n = len(y)
+    on_all = _select_by_hand(X, y, n_selected)
+    squared = {"honest": [], "scaling_before": [], "selection_before": []}
+    for fold in folds:
+        train = np.setdiff1d(np.arange(n), fold)
+        inside = _select_by_hand(X[train], y[train], n_selected)
+        fits = {
+            "honest": (inside, X[train][:, inside], y[train].mean()),
+            "scaling_before": (inside, X[:, inside], y.mean()),
+            "selection_before": (on_all, X[train][:, on_all], y[train].mean()),
+        }
+        for name, (cols, centre_rows, centre_y) in fits.items():
+            predict = _fit_by_hand(X[train][:, cols], y[train], centre_rows, centre_y, ridge_penalty)
+            squared[name].extend((y[fold] - predict(X[fold][:, cols])) ** 2)
+    return {name: np.mean(values) for name, values in squared.items()}
+
+
 def test_selection_keeps_the_columns_of_largest_absolute_correlation():
-    rng = np.random.default_rng(0)
-    X, y, _ = regression_sample(40, 60, 0, 0.0, 1.0, rng)
-    corr = np.array([np.corrcoef(X[:, j], y)[0, 1] for j in range(60)])
-    expected = np.sort(np.argsort(-np.abs(corr))[:7])
-    assert select_by_correlation(X, y, 7).tolist() == expected.tolist()
+    X, y, _ = regression_sample(40, pure_noise(60), np.random.default_rng(0))
+    assert select_by_correlation(X, y, 7).tolist() == _select_by_hand(X, y, 7).tolist()
 
 
 def test_selection_ties_go_to_the_lower_column():
@@ -33,13 +71,12 @@ def test_selection_ties_go_to_the_lower_column():
 
 
 def test_training_set_sums_give_the_selection_made_on_the_training_rows():
-    rng = np.random.default_rng(2)
-    X, y, _ = regression_sample(50, 200, 0, 0.0, 1.0, rng)
+    X, y, _ = regression_sample(50, pure_noise(200), np.random.default_rng(2))
     fold = np.arange(10, 20)
     train = np.setdiff1d(np.arange(50), fold)
-    held = _sums(X[fold], y[fold])
-    by_difference = _select_from_sums(tuple(t - h for t, h in zip(_sums(X, y), held)), 5)
-    assert by_difference.tolist() == select_by_correlation(X[train], y[train], 5).tolist()
+    held = correlation_sums(X[fold], y[fold])
+    by_difference = select_from_sums(tuple(t - h for t, h in zip(correlation_sums(X, y), held)), 5)
+    assert by_difference.tolist() == _select_by_hand(X[train], y[train], 5).tolist()
 
 
 def test_selection_refuses_more_columns_than_there_are():
@@ -51,76 +88,94 @@ def test_unpenalised_fit_on_training_centres_is_least_squares_with_an_intercept(
     rng = np.random.default_rng(3)
     X = rng.standard_normal((30, 3))
     y = 2 + X @ np.array([1.0, -0.5, 0.2]) + rng.standard_normal(30)
-    c, w = fit_ridge_on_selected(X, y, X.mean(axis=0), X.std(axis=0), y.mean(), 0.0)
+    c, w = fit_ridge_on_selected(
+        X, y, centre_x=X.mean(axis=0), scale_x=X.std(axis=0), centre_y=y.mean(), ridge_penalty=0.0
+    )
     coef = np.linalg.lstsq(np.column_stack([np.ones(30), X]), y, rcond=None)[0]
     assert c == pytest.approx(coef[0])
     assert np.allclose(w, coef[1:])
 
 
-def test_true_mse_matches_the_error_on_a_large_fresh_sample():
-    rng = np.random.default_rng(4)
-    b = np.array([0.5, 0.0, -0.3, 0.0])
-    selected, w, c = np.array([0, 3]), np.array([0.4, 0.2]), 0.1
-    X = rng.standard_normal((400_000, 4))
-    y = X @ b + 0.7 * rng.standard_normal(400_000)
-    fresh = np.mean((y - c - X[:, selected] @ w) ** 2)
-    assert true_mse(c, selected, w, b, 0.7) == pytest.approx(fresh, rel=0.01)
-
-
-def test_regression_sample_is_pure_noise_without_signal_predictors():
-    X, y, b = regression_sample(10, 5, 0, 0.8, 1.0, np.random.default_rng(5))
-    assert X.shape == (10, 5) and y.shape == (10,) and not b.any()
-    _, _, b = regression_sample(10, 5, 2, 0.8, 1.0, np.random.default_rng(5))
-    assert b.tolist() == [0.8, 0.8, 0.0, 0.0, 0.0]
-
-
-def test_honest_cv_is_the_pooled_held_out_error_of_models_fitted_on_training_folds_only():
+def test_each_pipeline_fits_its_steps_on_the_rows_it_says():
     rng = np.random.default_rng(6)
-    X, y, b = regression_sample(30, 40, 0, 0.0, 1.0, rng)
+    X, y, b = regression_sample(30, pure_noise(40), rng)
     folds = np.array_split(rng.permutation(30), 3)
-    squared = []
-    for fold in folds:
-        train = np.setdiff1d(np.arange(30), fold)
-        s = select_by_correlation(X[train], y[train], 4)
-        cols = X[train][:, s]
-        c, w = fit_ridge_on_selected(cols, y[train], cols.mean(axis=0), cols.std(axis=0), y[train].mean(), 1.0)
-        squared.extend((y[fold] - c - X[fold][:, s] @ w) ** 2)
-    table = pipeline_cv(X, y, folds, 4, 1.0, b, 1.0).set_index("pipeline")
-    assert table.loc["honest", "cv_mse"] == pytest.approx(np.mean(squared))
+    table = pipeline_cv(X, y, folds, n_selected=4, ridge_penalty=1.0, true_coefficients=b, noise_sd=1.0)
+    by_hand = _pipelines_by_hand(X, y, folds, 4, 1.0)
+    for name, cv_mse in table.set_index("pipeline")["cv_mse"].items():
+        assert cv_mse == pytest.approx(by_hand[name], rel=1e-9), name
+
+
+def test_data_set_s_is_drawn_from_first_seed_plus_s_data_then_folds():
+    runs = simulate_leaks([30], pure_noise(40), 4, 1.0, n_folds=3, n_datasets=2, first_seed=5)
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((30, 40))
+    y = rng.standard_normal(30)
+    folds = np.array_split(rng.permutation(30), 3)
+    mine = runs[runs["dataset"] == 1].set_index("pipeline")
+    for name, cv_mse in _pipelines_by_hand(X, y, folds, 4, 1.0).items():
+        assert mine.loc[name, "cv_mse"] == pytest.approx(cv_mse, rel=1e-9), name
+    # The model fitted on all 30: noise variance + intercept^2 + ||w||^2 (every true coefficient is 0).
+    cols = _select_by_hand(X, y, 4)
+    mean, sd = X[:, cols].mean(axis=0), X[:, cols].std(axis=0)
+    w = Ridge(alpha=1.0, fit_intercept=False).fit((X[:, cols] - mean) / sd, y - y.mean()).coef_ / sd
+    full_fit = 1.0 + (y.mean() - mean @ w) ** 2 + np.sum(w**2)
+    assert mine["full_fit_true_mse"].to_numpy() == pytest.approx([full_fit] * 3, rel=1e-9)
 
 
 def test_selection_before_the_loop_scores_pure_noise_below_its_noise_variance():
-    runs = simulate_leaks([30], 300, 0, 0.0, 1.0, 5, 5, 1.0, 12, 0)
+    runs = simulate_leaks([30], pure_noise(300), 5, 1.0, n_folds=5, n_datasets=12, first_seed=0)
     summary = leak_summary(runs, 1.0).set_index("pipeline")
     assert summary.loc["selection_before", "cv_mse"] < 0.8
     assert summary.loc["honest", "cv_mse"] > 1.0
     assert 0 < summary.loc["scaling_before", "leak"] < summary.loc["selection_before", "leak"]
 
 
-def test_every_pipeline_fitted_on_all_data_is_the_same_model():
-    runs = simulate_leaks([20], 50, 0, 0.0, 1.0, 3, 4, 1.0, 2, 7)
-    assert runs.groupby("dataset")["full_fit_true_mse"].nunique().eq(1).all()
-
-
 def test_simulation_refuses_more_folds_than_observations():
     with pytest.raises(ValueError, match="10 folds need at least 10 observations"):
-        simulate_leaks([8], 20, 0, 0.0, 1.0, 2, 10, 1.0, 2, 0)
+        simulate_leaks([8], pure_noise(20), 2, 1.0, n_folds=10, n_datasets=2, first_seed=0)
 
 
 def _summary(scaling_leak, selection_leak, selection_cv, honest_optimism):
-    base = {"sample_size": 50, "datasets": 100, "fold_models_true_mse": 1.4, "fold_models_true_mse_se": 0.01,
-            "full_fit_true_mse": 1.4, "full_fit_true_mse_se": 0.01, "optimism_se": 0.02, "leak_se": 0.01,
-            "cv_std_error": 0.2, "noise_variance": 1.0, "cv_mse_se": 0.01}
+    base = {
+        "sample_size": 50,
+        "datasets": 100,
+        "fold_models_true_mse": 1.4,
+        "fold_models_true_mse_se": 0.01,
+        "full_fit_true_mse": 1.4,
+        "full_fit_true_mse_se": 0.01,
+        "optimism_se": 0.02,
+        "leak_se": 0.01,
+        "cv_std_error": 0.2,
+        "noise_variance": 1.0,
+        "cv_mse_se": 0.01,
+    }
     rows = []
-    for name, leak, cv, optimism in (("honest", 0.0, 1.4, honest_optimism), ("scaling_before", scaling_leak, 1.4 - scaling_leak, scaling_leak),
-                                     ("selection_before", selection_leak, selection_cv, selection_leak)):
-        rows.append({**base, "pipeline": name, "leak": leak, "cv_mse": cv, "optimism": optimism,
-                     "leak_percent": 100 * leak / 1.4, "leak_percent_se": 1.0, "optimism_percent": 0.0, "optimism_percent_se": 1.0})
+    for name, leak, cv, optimism in (
+        ("honest", 0.0, 1.4, honest_optimism),
+        ("scaling_before", scaling_leak, 1.4 - scaling_leak, scaling_leak),
+        ("selection_before", selection_leak, selection_cv, selection_leak),
+    ):
+        rows.append(
+            {
+                **base,
+                "pipeline": name,
+                "leak": leak,
+                "cv_mse": cv,
+                "optimism": optimism,
+                "leak_percent": 100 * leak / 1.4,
+                "leak_percent_se": 1.0,
+                "optimism_percent": 0.0,
+                "optimism_percent_se": 1.0,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def test_verdict_calls_a_leak_below_the_reported_standard_error_small_and_above_it_large():
-    verdict = preprocessing_leak_verdict(_summary(0.05, 0.9, 0.5, 0.0), 50, 1000, 10, True, 2.0).iloc[0]
+    verdict = preprocessing_leak_verdict(
+        _summary(0.05, 0.9, 0.5, 0.0), *verdict_arguments(50, pure_noise=True), decision_standard_errors=2.0
+    ).iloc[0]
     assert verdict["leak_small_for_scaling"] and verdict["leak_large_for_selection"]
     assert verdict["selection_leak_most_damaging"] and verdict["selection_before_scores_pure_noise_respectably"]
     assert verdict["inside_the_loop_is_honest"]
@@ -128,7 +183,9 @@ def test_verdict_calls_a_leak_below_the_reported_standard_error_small_and_above_
 
 
 def test_verdict_fails_each_claim_when_the_numbers_go_the_other_way():
-    verdict = preprocessing_leak_verdict(_summary(0.19, 0.21, 1.2, 0.1), 50, 1000, 10, False, 2.0).iloc[0]
+    verdict = preprocessing_leak_verdict(
+        _summary(0.19, 0.21, 1.2, 0.1), *verdict_arguments(50, pure_noise=False), decision_standard_errors=2.0
+    ).iloc[0]
     assert not verdict["leak_small_for_scaling"]
     assert not verdict["leak_large_for_selection"]
     assert not verdict["selection_leak_most_damaging"]
@@ -139,4 +196,6 @@ def test_verdict_fails_each_claim_when_the_numbers_go_the_other_way():
 
 def test_verdict_needs_its_sample_size_among_the_simulated_ones():
     with pytest.raises(ValueError, match="sample size 60 is not among"):
-        preprocessing_leak_verdict(_summary(0.05, 0.9, 0.5, 0.0), 60, 1000, 10, True, 2.0)
+        preprocessing_leak_verdict(
+            _summary(0.05, 0.9, 0.5, 0.0), *verdict_arguments(60, pure_noise=True), decision_standard_errors=2.0
+        )

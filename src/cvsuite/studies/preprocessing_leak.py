@@ -13,8 +13,8 @@ The pipeline: choose the ``n_selected`` predictors of largest absolute correlati
 response; centre the response and centre and scale the chosen predictors; ridge regression (no
 intercept: the centring is the intercept). Each of the two preprocessing steps is fitted either on
 the training folds (inside) or on all n observations (before). With x ~ N(0, I) and
-y = x . b + noise, the true error of a fitted model f(x) = c + x . w is exactly
-noise_sd^2 + c^2 + ||w - b||^2, so no test sample is needed.
+y = x . b + noise (``cvsuite.data.gaussian_regression``), the true error of a fitted model
+f(x) = c + x . w is exactly noise_sd^2 + c^2 + ||w - b||^2, so no test sample is needed.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample, true_mse
 from cvsuite.methods.folds import chunked_folds
 from cvsuite.methods.monte_carlo import mean_and_se, standard_error
 
@@ -33,34 +34,22 @@ PIPELINES = {
 }
 
 
-def regression_sample(n: int, n_predictors: int, signal_predictors: int, signal_coefficient: float,
-                      noise_sd: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Predictors x ~ N(0, I_p) and y = x . b + N(0, noise_sd^2); b is ``signal_coefficient`` on the
-    first ``signal_predictors`` predictors and 0 elsewhere (all 0: pure noise).
-
-    Draw order: the n x p predictors row by row, then the n noise values. Returns (X, y, b).
-    """
-    if not 0 <= signal_predictors <= n_predictors:
-        raise ValueError(f"signal_predictors must lie between 0 and n_predictors = {n_predictors}, got {signal_predictors}")
-    X = rng.standard_normal((n, n_predictors))
-    b = np.zeros(n_predictors)
-    b[:signal_predictors] = signal_coefficient
-    y = X @ b + noise_sd * rng.standard_normal(n)
-    return X, y, b
-
-
 def select_by_correlation(X: np.ndarray, y: np.ndarray, n_selected: int) -> np.ndarray:
     """The ``n_selected`` columns of largest |correlation| with y, in column order; ties go to the lower index."""
-    return _select_from_sums(_sums(X, y), n_selected)
+    return select_from_sums(correlation_sums(X, y), n_selected)
 
 
-def _sums(X, y) -> tuple:
-    # The sufficient statistics of every column's correlation with y. Those of a training set are
-    # the data set's minus the held-out fold's, which saves copying the training rows of X per fold.
+def correlation_sums(X, y) -> tuple:
+    """The sufficient statistics of every column's correlation with y: (n, sum x, sum x^2, sum xy, sum y).
+
+    Those of a training set are the data set's minus the held-out fold's, which saves copying the
+    training rows of X per fold.
+    """
     return (len(y), X.sum(axis=0), np.einsum("ij,ij->j", X, X), X.T @ y, y.sum())
 
 
-def _select_from_sums(sums: tuple, n_selected: int) -> np.ndarray:
+def select_from_sums(sums: tuple, n_selected: int) -> np.ndarray:
+    """``select_by_correlation`` from ``correlation_sums`` instead of the data."""
     n, sx, sxx, sxy, sy = sums
     if not 1 <= n_selected <= len(sx):
         raise ValueError(f"n_selected must lie between 1 and the number of predictors {len(sx)}, got {n_selected}")
@@ -74,7 +63,7 @@ def _select_from_sums(sums: tuple, n_selected: int) -> np.ndarray:
     return np.sort(np.concatenate([above, equal[: n_selected - len(above)]]))
 
 
-def fit_ridge_on_selected(X_selected, y, centre_x, scale_x, centre_y, ridge_penalty: float):
+def fit_ridge_on_selected(X_selected, y, *, centre_x, scale_x, centre_y, ridge_penalty: float):
     """Ridge on the standardised chosen columns; returns (c, w) with the prediction c + x[selected] . w.
 
     ``X_selected`` holds the training rows of the chosen columns only. The standardisation uses
@@ -86,29 +75,34 @@ def fit_ridge_on_selected(X_selected, y, centre_x, scale_x, centre_y, ridge_pena
     return float(centre_y - centre_x @ w), w
 
 
-def true_mse(intercept: float, selected, weights, true_coefficients, noise_sd: float) -> float:
-    """The exact expected squared error of c + x[selected] . w on a fresh (x, y) with x ~ N(0, I)."""
-    w = np.zeros_like(true_coefficients)
-    w[selected] = weights
-    return float(noise_sd**2 + intercept**2 + np.sum((w - true_coefficients) ** 2))
-
-
-def pipeline_cv(X, y, folds, n_selected: int, ridge_penalty: float, true_coefficients, noise_sd: float) -> pd.DataFrame:
+def pipeline_cv(
+    X, y, folds, *, n_selected: int, ridge_penalty: float, true_coefficients, noise_sd: float
+) -> pd.DataFrame:
     """K-fold CV of the pipeline with each step inside or before the loop: one row per pipeline.
 
     Columns: pipeline, cv_mse (squared error pooled over held-out observations), cv_std_error (the
     s.d. of the fold losses over sqrt(K), what step 5 of the procedure reports), fold_models_true_mse
     (the exact error of the K fitted models, weighted like cv_mse) and optimism (that minus cv_mse).
     """
-    return pd.DataFrame(_pipeline_cv_rows(X, y, folds, n_selected, ridge_penalty, true_coefficients, noise_sd))
+    return pd.DataFrame(
+        _pipeline_cv_rows(
+            X,
+            y,
+            folds,
+            n_selected=n_selected,
+            ridge_penalty=ridge_penalty,
+            true_coefficients=true_coefficients,
+            noise_sd=noise_sd,
+        )
+    )
 
 
-def _pipeline_cv_rows(X, y, folds, n_selected, ridge_penalty, true_coefficients, noise_sd) -> list[dict]:
+def _pipeline_cv_rows(X, y, folds, *, n_selected, ridge_penalty, true_coefficients, noise_sd) -> list[dict]:
     n = len(y)
-    total = _sums(X, y)
+    total = correlation_sums(X, y)
     # Selection inside the loop is the same for the honest and the scaling-before pipelines (the
     # correlation ignores centring and scale), so it is made once per fold.
-    selected_all = _select_from_sums(total, n_selected)
+    selected_all = select_from_sums(total, n_selected)
     columns_all = X[:, selected_all]
     losses = {name: [] for name in PIPELINES}
     truths = {name: [] for name in PIPELINES}
@@ -116,13 +110,20 @@ def _pipeline_cv_rows(X, y, folds, n_selected, ridge_penalty, true_coefficients,
     for fold in folds:
         train = np.ones(n, dtype=bool)
         train[fold] = False
-        held = _sums(X[fold], y[fold])
-        selected_inside = _select_from_sums(tuple(t - h for t, h in zip(total, held)), n_selected)
+        held = correlation_sums(X[fold], y[fold])
+        selected_inside = select_from_sums(tuple(t - h for t, h in zip(total, held)), n_selected)
         columns_inside = X[:, selected_inside]
         for name, (scale_before, select_before) in PIPELINES.items():
             selected, columns = (selected_all, columns_all) if select_before else (selected_inside, columns_inside)
             chosen, centre_y = (columns, y.mean()) if scale_before else (columns[train], y[train].mean())
-            c, w = fit_ridge_on_selected(columns[train], y[train], chosen.mean(axis=0), chosen.std(axis=0), centre_y, ridge_penalty)
+            c, w = fit_ridge_on_selected(
+                columns[train],
+                y[train],
+                centre_x=chosen.mean(axis=0),
+                scale_x=chosen.std(axis=0),
+                centre_y=centre_y,
+                ridge_penalty=ridge_penalty,
+            )
             losses[name].append(np.mean((y[fold] - c - columns[fold] @ w) ** 2))
             truths[name].append(true_mse(c, selected, w, true_coefficients, noise_sd))
     rows = []
@@ -130,15 +131,32 @@ def _pipeline_cv_rows(X, y, folds, n_selected, ridge_penalty, true_coefficients,
         fold_losses = np.array(losses[name])
         cv = float(fold_losses @ sizes / sizes.sum())
         truth = float(np.array(truths[name]) @ sizes / sizes.sum())
-        rows.append({"pipeline": name, "cv_mse": cv, "cv_std_error": standard_error(fold_losses),
-                     "fold_models_true_mse": truth, "optimism": truth - cv})
+        rows.append(
+            {
+                "pipeline": name,
+                "cv_mse": cv,
+                "cv_std_error": standard_error(fold_losses),
+                "fold_models_true_mse": truth,
+                "optimism": truth - cv,
+            }
+        )
     return rows
 
 
-def simulate_leaks(sample_sizes, n_predictors: int, signal_predictors: int, signal_coefficient: float,
-                   noise_sd: float, n_selected: int, n_folds: int, ridge_penalty: float, n_datasets: int,
-                   first_seed: int) -> pd.DataFrame:
+def simulate_leaks(
+    sample_sizes,
+    design: RegressionDesign,
+    n_selected: int,
+    ridge_penalty: float,
+    *,
+    n_folds: int,
+    n_datasets: int,
+    first_seed: int,
+) -> pd.DataFrame:
     """Per sample size and data set, each pipeline's CV estimate, true error and optimism.
+
+    The pipeline keeps the ``n_selected`` predictors most correlated with the response and fits
+    ridge regression with ``ridge_penalty``; it is cross-validated with ``n_folds`` folds.
 
     Data set s at every sample size is drawn with ``default_rng(first_seed + s)``: the data (see
     ``regression_sample``), then one permutation of the n observations cut by
@@ -151,13 +169,29 @@ def simulate_leaks(sample_sizes, n_predictors: int, signal_predictors: int, sign
             raise ValueError(f"{n_folds} folds need at least {n_folds} observations, sample size {n} has fewer")
         for s in range(n_datasets):
             rng = np.random.default_rng(first_seed + s)
-            X, y, b = regression_sample(n, n_predictors, signal_predictors, signal_coefficient, noise_sd, rng)
+            X, y, b = regression_sample(n, design, rng)
             folds = chunked_folds(rng.permutation(n), n_folds)
             selected = select_by_correlation(X, y, n_selected)
             columns = X[:, selected]
-            c, w = fit_ridge_on_selected(columns, y, columns.mean(axis=0), columns.std(axis=0), y.mean(), ridge_penalty)
-            full_fit = true_mse(c, selected, w, b, noise_sd)
-            for row in _pipeline_cv_rows(X, y, folds, n_selected, ridge_penalty, b, noise_sd):
+            c, w = fit_ridge_on_selected(
+                columns,
+                y,
+                centre_x=columns.mean(axis=0),
+                scale_x=columns.std(axis=0),
+                centre_y=y.mean(),
+                ridge_penalty=ridge_penalty,
+            )
+            full_fit = true_mse(c, selected, w, b, design.noise_sd)
+            cv_rows = _pipeline_cv_rows(
+                X,
+                y,
+                folds,
+                n_selected=n_selected,
+                ridge_penalty=ridge_penalty,
+                true_coefficients=b,
+                noise_sd=design.noise_sd,
+            )
+            for row in cv_rows:
                 rows.append({"sample_size": int(n), "dataset": s, **row, "full_fit_true_mse": full_fit})
     return pd.DataFrame(rows)
 
@@ -178,8 +212,14 @@ def leak_summary(runs: pd.DataFrame, noise_sd: float) -> pd.DataFrame:
             for col in ("cv_mse", "fold_models_true_mse", "optimism", "full_fit_true_mse"):
                 row[col], row[f"{col}_se"] = mean_and_se(mine[col])
             row["leak"], row["leak_se"] = mean_and_se(honest["cv_mse"] - mine["cv_mse"])
-            row["optimism_percent"], row["optimism_percent_se"] = 100 * row["optimism"] / reference, 100 * row["optimism_se"] / reference
-            row["leak_percent"], row["leak_percent_se"] = 100 * row["leak"] / reference, 100 * row["leak_se"] / reference
+            row["optimism_percent"], row["optimism_percent_se"] = (
+                100 * row["optimism"] / reference,
+                100 * row["optimism_se"] / reference,
+            )
+            row["leak_percent"], row["leak_percent_se"] = (
+                100 * row["leak"] / reference,
+                100 * row["leak_se"] / reference,
+            )
             row["cv_std_error"] = float(mine["cv_std_error"].mean())
             row["leak_in_honest_cv_std_errors"] = row["leak"] / honest["cv_std_error"].mean()
             row["noise_variance"] = noise_sd**2
@@ -187,9 +227,18 @@ def leak_summary(runs: pd.DataFrame, noise_sd: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def preprocessing_leak_verdict(summary: pd.DataFrame, sample_size: int, n_predictors: int, n_selected: int,
-                               pure_noise: bool, decision_standard_errors: float) -> pd.DataFrame:
+def preprocessing_leak_verdict(
+    summary: pd.DataFrame,
+    design: RegressionDesign,
+    sample_size: int,
+    n_selected: int,
+    *,
+    decision_standard_errors: float,
+) -> pd.DataFrame:
     """The one-row verdict at ``sample_size``: each claim in words as a boolean, effects with MC SEs.
+
+    ``design`` gives the number of predictors and whether they are pure noise; ``n_selected`` is
+    the number the pipeline keeps.
 
     The leak of a pipeline is the honest CV estimate minus its own, data set by data set (the
     honest one being unbiased, checked below). "Small" and "large" are measured against the
@@ -214,10 +263,17 @@ def preprocessing_leak_verdict(summary: pd.DataFrame, sample_size: int, n_predic
         raise ValueError(f"sample size {sample_size} is not among the simulated ones")
     honest, scaling, selection = at_n.loc["honest"], at_n.loc["scaling_before"], at_n.loc["selection_before"]
     reported_se = honest["cv_std_error"]
-    row = {"sample_size": int(sample_size), "predictors": int(n_predictors), "selected": int(n_selected),
-           "pure_noise": bool(pure_noise), "datasets": int(honest["datasets"]), "noise_variance": honest["noise_variance"],
-           "honest_cv_std_error": reported_se, "truth_mse": honest["fold_models_true_mse"],
-           "truth_mse_se": honest["fold_models_true_mse_se"]}
+    row = {
+        "sample_size": int(sample_size),
+        "predictors": int(design.n_predictors),
+        "selected": int(n_selected),
+        "pure_noise": design.pure_noise,
+        "datasets": int(honest["datasets"]),
+        "noise_variance": honest["noise_variance"],
+        "honest_cv_std_error": reported_se,
+        "truth_mse": honest["fold_models_true_mse"],
+        "truth_mse_se": honest["fold_models_true_mse_se"],
+    }
     for label, r in (("honest", honest), ("scaling", scaling), ("selection", selection)):
         row[f"{label}_cv_mse"], row[f"{label}_cv_mse_se"] = r["cv_mse"], r["cv_mse_se"]
         row[f"{label}_optimism"], row[f"{label}_optimism_se"] = r["optimism"], r["optimism_se"]
@@ -229,7 +285,9 @@ def preprocessing_leak_verdict(summary: pd.DataFrame, sample_size: int, n_predic
     row["leak_large_for_selection"] = bool(selection["leak"] - z * selection["leak_se"] > reported_se)
     difference_se = np.hypot(selection["leak_se"], scaling["leak_se"])
     row["selection_leak_most_damaging"] = bool(selection["leak"] - scaling["leak"] > z * difference_se)
-    row["selection_before_scores_pure_noise_respectably"] = bool(selection["cv_mse"] + z * selection["cv_mse_se"] < honest["noise_variance"])
+    row["selection_before_scores_pure_noise_respectably"] = bool(
+        selection["cv_mse"] + z * selection["cv_mse_se"] < honest["noise_variance"]
+    )
     row["inside_the_loop_is_honest"] = bool(abs(honest["optimism"]) <= z * honest["optimism_se"])
     row["verdict"] = _leak_sentence(row)
     return pd.DataFrame([row])
@@ -238,15 +296,19 @@ def preprocessing_leak_verdict(summary: pd.DataFrame, sample_size: int, n_predic
 def _leak_sentence(r: dict) -> str:
     small = "small" if r["leak_small_for_scaling"] else "not small"
     large = "large" if r["leak_large_for_selection"] else "not large"
-    floor = ("below the noise variance no model can beat" if r["selection_before_scores_pure_noise_respectably"]
-             else "not below the noise variance")
+    respectable = r["selection_before_scores_pure_noise_respectably"]
+    floor = "below the noise variance no model can beat" if respectable else "not below the noise variance"
     honest = "unbiased" if r["inside_the_loop_is_honest"] else "biased"
     return (
-        f"With n = {r['sample_size']} and {r['predictors']} {'pure-noise ' if r['pure_noise'] else ''}predictors, centring and scaling before the fold loop "
-        f"lowers the CV error by {r['scaling_leak']:.3f} ± {r['scaling_leak_se']:.3f} ({r['scaling_leak_percent']:.1f}% of the "
-        f"true error, {r['scaling_leak_in_reported_se']:.2f} of the CV's own standard error {r['honest_cv_std_error']:.3f}: {small}), "
-        f"while choosing {r['selected']} predictors before it lowers it by {r['selection_leak']:.3f} ± {r['selection_leak_se']:.3f} "
-        f"({r['selection_leak_percent']:.0f}%, {r['selection_leak_in_reported_se']:.1f} standard errors: {large}) to "
-        f"{r['selection_cv_mse']:.3f} ± {r['selection_cv_mse_se']:.3f}, {floor} ({r['noise_variance']:g}); with both steps "
-        f"inside the loop the estimate is {honest} (CV minus true error {-r['honest_optimism']:+.3f} ± {r['honest_optimism_se']:.3f})."
+        f"With n = {r['sample_size']} and {r['predictors']} {'pure-noise ' if r['pure_noise'] else ''}predictors, "
+        f"centring and scaling before the fold loop lowers the CV error by "
+        f"{r['scaling_leak']:.3f} ± {r['scaling_leak_se']:.3f} ({r['scaling_leak_percent']:.1f}% of the true error, "
+        f"{r['scaling_leak_in_reported_se']:.2f} of the CV's own standard error "
+        f"{r['honest_cv_std_error']:.3f}: {small}), "
+        f"while choosing {r['selected']} predictors before it lowers it by "
+        f"{r['selection_leak']:.3f} ± {r['selection_leak_se']:.3f} ({r['selection_leak_percent']:.0f}%, "
+        f"{r['selection_leak_in_reported_se']:.1f} standard errors: {large}) to "
+        f"{r['selection_cv_mse']:.3f} ± {r['selection_cv_mse_se']:.3f}, {floor} ({r['noise_variance']:g}); "
+        f"with both steps inside the loop the estimate is {honest} "
+        f"(CV minus true error {-r['honest_optimism']:+.3f} ± {r['honest_optimism_se']:.3f})."
     )

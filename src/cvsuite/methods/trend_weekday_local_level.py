@@ -1,0 +1,83 @@
+"""A trend, a weekly pattern and a local level: the daily-sales model of "Estimating Out-of-Sample Error".
+
+The model of the study temporal_holdout (Random folds against a temporal holdout, on daily sales):
+least squares on an intercept, a linear trend and six weekday dummies, plus a local level, the mean
+residual of the training days nearest in time (a nearest-neighbour smoother in time, so a flexible
+function of time). The local level is the part that can use Tuesday and Thursday to predict
+Wednesday; an exclusion radius withholds the days near the one predicted from it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cvsuite.data.daily_sales import DAYS_PER_WEEK
+
+
+def _trend_weekday_design(days: np.ndarray, centre: float, scale: float) -> np.ndarray:
+    # Weekday dummies against Monday; the trend on a centred, scaled day axis for a well-conditioned fit.
+    dummies = (days[:, None] % DAYS_PER_WEEK) == np.arange(1, DAYS_PER_WEEK)[None, :]
+    return np.column_stack([np.ones(days.size), (days - centre) / scale, dummies.astype(float)])
+
+
+def nearest_days_indices(
+    train_days: np.ndarray, eval_days: np.ndarray, neighbours: int, exclusion_radius: int = 0
+) -> np.ndarray:
+    """For each evaluation day, the positions in ``train_days`` of the ``neighbours`` nearest days.
+
+    ``train_days`` must be increasing. Training days within ``exclusion_radius`` days of the
+    evaluation day are not used (radius 1 withholds Tuesday and Thursday when predicting
+    Wednesday). Equal distances on both sides go to the earlier day. The nearest days form a
+    run on each side of the excluded stretch, so they are found by walking outwards from both
+    ends, ``neighbours`` steps for all evaluation days at once. Returns (n_eval, neighbours).
+    """
+    train_days = np.asarray(train_days)
+    eval_days = np.asarray(eval_days)
+    n_train = train_days.size
+    if np.any(np.diff(train_days) <= 0):
+        raise ValueError("train_days must be strictly increasing")
+    left = np.searchsorted(train_days, eval_days - exclusion_radius, side="left") - 1
+    right = np.searchsorted(train_days, eval_days + exclusion_radius, side="right")
+    if np.any(left + 1 + n_train - right < neighbours):
+        raise ValueError(f"fewer than {neighbours} training days lie outside the exclusion radius {exclusion_radius}")
+    # Sentinels at both ends stand for "no day left on this side": infinitely far away.
+    padded = np.concatenate([[-np.inf], train_days.astype(float), [np.inf]])
+    left, right = left + 1, right + 1
+    chosen = np.empty((eval_days.size, neighbours), dtype=np.intp)
+    for step in range(neighbours):
+        take_left = eval_days - padded[left] <= padded[right] - eval_days
+        chosen[:, step] = np.where(take_left, left, right) - 1
+        left = left - take_left
+        right = right + ~take_left
+    return chosen
+
+
+def trend_weekday_local_level_predictions(
+    train_days, train_sales, eval_days, neighbours: int, exclusion_radius: int = 0
+) -> np.ndarray:
+    """Fit the model on the training days and predict the sales of the evaluation days.
+
+    Least squares on an intercept, a linear trend and six weekday dummies; then the local level,
+    the mean residual of the nearest training days (``nearest_days_indices``), added to the fit.
+    ``train_sales`` may be (n_train,) or (n_train, m): m series observed on the same days, each
+    fitted on its own; the predictions have the matching shape.
+    """
+    return predictions_by_radius(train_days, train_sales, eval_days, neighbours, [exclusion_radius])[0]
+
+
+def predictions_by_radius(train_days, train_sales, eval_days, neighbours: int, exclusion_radii) -> list[np.ndarray]:
+    """``trend_weekday_local_level_predictions`` at several exclusion radii, one array per radius."""
+    # The least-squares part does not depend on the radius: fit it once, vary only the local level.
+    train_days = np.asarray(train_days)
+    order = np.argsort(train_days, kind="stable")
+    train_days, train_sales = train_days[order], np.asarray(train_sales, dtype=float)[order]
+    centre, scale = train_days.mean(), max(float(np.ptp(train_days)), 1.0)
+    design = _trend_weekday_design(train_days, centre, scale)
+    coef = np.linalg.lstsq(design, train_sales, rcond=None)[0]
+    residuals = train_sales - design @ coef
+    eval_days = np.asarray(eval_days)
+    trend_weekday = _trend_weekday_design(eval_days, centre, scale) @ coef
+    return [
+        trend_weekday + residuals[nearest_days_indices(train_days, eval_days, neighbours, r)].mean(axis=1)
+        for r in exclusion_radii
+    ]
