@@ -15,6 +15,7 @@ from cvsuite.methods.folds import (
     positional_folds,
     shuffled_partition,
     stratified_dealt_folds,
+    stratified_kfold,
     stratified_round_robin_folds,
     training_sizes,
 )
@@ -127,3 +128,11 @@ def test_fold_sizes_and_training_sizes():
 def test_check_fold_count_accepts_the_ends():
     check_fold_count(10, 2)
     check_fold_count(10, 10)
+
+
+@pytest.mark.parametrize("random_state", [None, 3])
+def test_stratified_kfold_is_scikit_learns_splitter(random_state):
+    shuffle = random_state is not None
+    theirs = StratifiedKFold(5, shuffle=shuffle, random_state=random_state).split(np.zeros((80, 1)), LABELS)
+    ours = stratified_kfold(LABELS, 5, random_state)
+    assert [f.tolist() for f in ours] == [test.tolist() for _, test in theirs]

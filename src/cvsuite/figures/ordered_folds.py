@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -36,8 +35,7 @@ def fold_composition_and_collapse(
     z = decision_standard_errors
     n_folds, n_classes, per_class = verdict["folds"], verdict["classes"], verdict["per_class"]
     # A grid whose lower-left panel spans two columns: pyplot.figure with a gridspec, in the suite's style.
-    style.apply_style()
-    fig = plt.figure(figsize=(15, 9), layout="constrained")
+    fig = style.figure(figsize=(15, 9), layout="constrained")
     grid = fig.add_gridspec(2, 3)
     for i, scheme in enumerate(("unshuffled", "shuffled", "stratified")):
         ax = fig.add_subplot(grid[0, i])

@@ -41,3 +41,9 @@ def subplots(*args, **kwargs):
     """A new figure and its axes in the suite's style (``pyplot.subplots`` after ``apply_style``)."""
     apply_style()
     return plt.subplots(*args, **kwargs)
+
+
+def figure(*args, **kwargs):
+    """A new empty figure in the suite's style, for layouts ``subplots`` cannot make (``pyplot.figure``)."""
+    apply_style()
+    return plt.figure(*args, **kwargs)

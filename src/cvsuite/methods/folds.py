@@ -64,6 +64,20 @@ def legacy_shuffled_kfold(n: int, n_folds: int, seed: int) -> list[np.ndarray]:
     return [np.sort(chunk) for chunk in np.array_split(order, n_folds)]
 
 
+def stratified_kfold(labels: np.ndarray, n_folds: int, random_state: int | None = None) -> list[np.ndarray]:
+    """The held-out indices of scikit-learn's ``StratifiedKFold`` on these labels, fold by fold.
+
+    ``random_state=None``: ``StratifiedKFold(n_folds)``, unshuffled, what
+    ``cross_val_score(classifier, X, y, cv=n_folds)`` uses for a classifier; an integer:
+    ``StratifiedKFold(n_folds, shuffle=True, random_state=random_state)``.
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    check_fold_count(len(labels), n_folds)
+    splitter = StratifiedKFold(n_folds, shuffle=random_state is not None, random_state=random_state)
+    return [test for _, test in splitter.split(np.zeros((len(labels), 1)), labels)]
+
+
 def stratified_round_robin_folds(labels: np.ndarray, n_folds: int, rng: np.random.Generator) -> list[np.ndarray]:
     """Shuffle each class, then deal its items round-robin to the folds from a random first fold.
 

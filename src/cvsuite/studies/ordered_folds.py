@@ -14,27 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
 
 from cvsuite.data.gaussian_classes import GaussianClasses, class_ordered_sample
-from cvsuite.methods.folds import check_fold_count, consecutive_folds, fold_of, legacy_shuffled_kfold
+from cvsuite.methods.folds import consecutive_folds, fold_of, legacy_shuffled_kfold, stratified_kfold
 from cvsuite.methods.monte_carlo import mean_and_se, standard_error
 from cvsuite.methods.nearest_centroid import FoldCentroids, nearest_centroid_predict
 
 SCHEMES = ("unshuffled", "shuffled", "stratified", "stratified_unshuffled")
-
-
-def stratified_kfold(labels: np.ndarray, n_folds: int, random_state: int | None = None) -> list[np.ndarray]:
-    """The held-out indices of scikit-learn's ``StratifiedKFold`` on these labels, fold by fold.
-
-    ``random_state=None``: ``StratifiedKFold(n_folds)``, unshuffled, what
-    ``cross_val_score(classifier, X, y, cv=n_folds)`` uses for a classifier; an integer:
-    ``StratifiedKFold(n_folds, shuffle=True, random_state=random_state)``.
-    """
-    check_fold_count(len(labels), n_folds)
-    shuffle = random_state is not None
-    splitter = StratifiedKFold(n_folds, shuffle=shuffle, random_state=random_state)
-    return [test for _, test in splitter.split(np.zeros((len(labels), 1)), labels)]
 
 
 def folds_for(scheme: str, labels: np.ndarray, n_folds: int, random_state: int) -> list[np.ndarray]:
