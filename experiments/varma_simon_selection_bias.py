@@ -8,11 +8,10 @@ data and on data with a class difference. Writes the per-dataset values, their m
 Carlo standard errors, the design, and one figure of the distributions.
 """
 
-import numpy as np
-
 from cvsuite.figures import varma_simon_selection_bias as figures
 from cvsuite.published.registry import published_value, read_registry
 from cvsuite.studies.varma_simon_selection_bias import (
+    SimulationSettings,
     selection_bias_design,
     selection_bias_simulation,
     selection_bias_summary,
@@ -37,18 +36,18 @@ PAPER_ROWS = {
 def main(job: Job) -> StudyResult:
     params = job.config["varma_simon_selection_bias"]
     sc, svm = params["shrunken_centroids"], params["svm"]
-    per_dataset = selection_bias_simulation(
-        scenarios=params["scenarios"],
+    settings = SimulationSettings(
         datasets=params["datasets"],
         per_class=params["per_class"],
         n_features=params["n_features"],
         n_thresholds=sc["thresholds"],
         n_folds=sc["folds"],
         prior_rule=sc["prior"],
-        costs=np.array(svm["costs"], dtype=float),
-        gene_counts=list(svm["gene_counts"]),
+        costs=tuple(float(c) for c in svm["costs"]),
+        gene_counts=tuple(int(k) for k in svm["gene_counts"]),
         ties=params["ties"],
     )
+    per_dataset = selection_bias_simulation(params["scenarios"], settings)
     summary = selection_bias_summary(per_dataset, params["low_error_percent"])
     claims = read_registry(job.input.registry)
     paper_percent = {scenario: {} for scenario, _ in PAPER_ROWS}
@@ -58,7 +57,7 @@ def main(job: Job) -> StudyResult:
         tables={
             "per_dataset": per_dataset,
             "summary": summary,
-            "setup": selection_bias_design(params["per_class"], params["n_features"], params["datasets"]),
+            "setup": selection_bias_design(settings),
         },
         figures={"min_cv_and_nested": figures.min_cv_and_nested(per_dataset, summary, paper_percent)},
     )

@@ -9,8 +9,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from cvsuite.figures import style
+from cvsuite.studies.varma_simon_selection_bias import CLASSIFIERS
 
-CLASSIFIERS = ("shrunken_centroids", "svm")
 CLASSIFIER_NAMES = {"shrunken_centroids": "shrunken centroids, 10-fold CV", "svm": "SVM, leave-one-out"}
 ESTIMATES = (  # (column, axis label, key of the paper's figures, colour)
     ("min_cv_error_percent", "minimum CV error", "min_cv", style.TRAIN),
