@@ -7,7 +7,7 @@ the genes S of largest |two-sample t| on the training set alone (``top_genes``,
 the training points is read from the same matrix.
 
 The solver is one function of (kernel, labels, C) returning an ``SvmFit`` (``SvmSolver``);
-``fit_svm`` is libsvm as scikit-learn's ``SVC`` calls it, and ``svm_path`` takes any other solver in its place.
+``fit_svm`` is scikit-learn's ``SVC``, and ``svm_path`` takes any other solver in its place.
 Labels are 0 and 1 throughout.
 """
 
@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.svm import _libsvm
+import sklearn
+from sklearn.svm import SVC
 
 
 @dataclass(frozen=True)
@@ -37,37 +38,22 @@ SvmSolver = Callable[[np.ndarray, np.ndarray, float], SvmFit]
 
 
 def fit_svm(kernel: np.ndarray, y: np.ndarray, cost: float) -> SvmFit:
-    """The C-SVM that ``sklearn.svm.SVC(kernel='precomputed', C=cost)`` fits, without its checks.
+    """The C-SVM of ``sklearn.svm.SVC(kernel="precomputed", C=cost)``, SVC's defaults otherwise.
 
-    SVC validates its arguments on every call (about 1 ms here, 25 times the solve); the leave-one-
-    out and nested loops fit thousands of 38- and 39-point problems, so this calls the same libsvm
-    solver with SVC's defaults directly. tests/test_linear_svm.py pins the result to SVC's. Labels
-    0 and 1 are passed as SVC passes them (floats, sorted classes).
+    The leave-one-out and nested loops fit tens of thousands of 38- and 39-point problems, and
+    SVC's argument checks cost about 15 times its solve; the checks of parameters and of finite
+    values are skipped (``sklearn.config_context``), as every kernel here is a finite product of
+    standard normal draws. SVC reports a binary fit with libsvm's signs flipped (class 1 iff its
+    ``decision_function`` > 0); negating ``dual_coef_`` and ``intercept_`` back is exact. SVC
+    draws one seed from numpy's global generator per fit; libsvm uses it only for probability
+    estimates, which are off, and nothing here reads that generator.
     """
-    _libsvm.set_verbosity_wrap(0)  # as SVC(verbose=False) does before each fit
-    support, _, _, coef, intercept, *_ = _libsvm.fit(
-        np.ascontiguousarray(kernel, dtype=np.float64),
-        y.astype(np.float64),
-        svm_type=0,
-        kernel="precomputed",
-        C=float(cost),
-        tol=1e-3,
-        cache_size=200.0,
-        class_weight=np.empty(0),
-        sample_weight=np.empty(0),
-        shrinking=1,
-        probability=0,
-        max_iter=-1,
-        random_seed=0,
-    )
-    coef = coef[0]
-    # A multiplier strictly inside (0, C) everywhere means the hard-margin solution.
-    return SvmFit(
-        support=support,
-        coef=coef,
-        intercept=float(intercept[0]),
-        bounded=bool(np.any(np.abs(coef) >= cost * (1 - 1e-9))),
-    )
+    with sklearn.config_context(skip_parameter_validation=True, assume_finite=True):
+        svc = SVC(kernel="precomputed", C=cost).fit(kernel, y)
+    coef = -svc.dual_coef_[0]
+    # No multiplier at its bound C means the hard-margin solution.
+    bounded = bool(np.any(np.abs(coef) >= cost * (1 - 1e-9)))
+    return SvmFit(support=svc.support_, coef=coef, intercept=-float(svc.intercept_[0]), bounded=bounded)
 
 
 def svm_predict(fit: SvmFit, kernel_rows: np.ndarray) -> np.ndarray:
