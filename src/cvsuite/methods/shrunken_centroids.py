@@ -143,6 +143,7 @@ def threshold_scores(
     m: np.ndarray,
     log_prior_ratio: float,
     thresholds: np.ndarray,
+    *,
     fit_of_row: np.ndarray | None = None,
 ) -> np.ndarray:
     """The discriminant difference score(z; t) of every test row of ``z`` (r, p) at every t: (r, T).
@@ -182,6 +183,7 @@ def cv_errors(
     folds: list[np.ndarray],
     thresholds: np.ndarray,
     prior: np.ndarray,
+    *,
     x_squared: np.ndarray | None = None,
 ) -> np.ndarray:
     """The K-fold cross-validation error rate at every threshold (pamr.cv's ``error``), shape (T,).
@@ -197,7 +199,7 @@ def cv_errors(
     train = fold_of[None, :] != np.arange(len(folds))[:, None]
     fits = fit_centroids(x, y, train, x_squared)
     z = (x - fits.overall[fold_of]) / fits.scale[fold_of]
-    scores = threshold_scores(z, fits.d, fits.m, float(np.log(prior[0] / prior[1])), thresholds, fold_of)
+    scores = threshold_scores(z, fits.d, fits.m, float(np.log(prior[0] / prior[1])), thresholds, fit_of_row=fold_of)
     return ((scores < 0) != (y[:, None] == 1)).mean(axis=0)
 
 

@@ -33,6 +33,7 @@ class, so the error of ``w . x + b`` is a normal tail probability
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,7 +99,8 @@ def shrunken_centroid_study(
     full = nsc.fit_centroids(x, y, everything, x_squared)
     thresholds = nsc.threshold_grid(full.d[0], n_thresholds)
     prior = nsc.class_prior(y, prior_rule)
-    errors = nsc.cv_errors(x, y, stratified_dealt_folds(y, n_folds, rng), thresholds, prior, x_squared)
+    folds = stratified_dealt_folds(y, n_folds, rng)  # step 2
+    errors = nsc.cv_errors(x, y, folds, thresholds, prior, x_squared=x_squared)
     chosen = pick(errors, ties, simplest_last=True)
     w, b = nsc.linear_rule(full, 0, thresholds[chosen], prior)
 
@@ -120,16 +122,21 @@ def shrunken_centroid_study(
         x_in, y_in = x[keep], y[keep]
         inner_thresholds = nsc.threshold_grid(outer_fits.d[i], n_thresholds)
         inner_prior = nsc.class_prior(y_in, prior_rule)
-        inner = nsc.cv_errors(
-            x_in, y_in, stratified_dealt_folds(y_in, n_folds, rng), inner_thresholds, inner_prior, x_squared[keep]
-        )
+        inner_folds = stratified_dealt_folds(y_in, n_folds, rng)  # step 3
+        inner = nsc.cv_errors(x_in, y_in, inner_folds, inner_thresholds, inner_prior, x_squared=x_squared[keep])
         threshold = inner_thresholds[pick(inner, ties, simplest_last=True)]
         wrong += int(nsc.predict(outer_fits, i, x[i], threshold, inner_prior)[0] != y[i])
     return {**result, "nested_cv_error": wrong / n}
 
 
 def svm_study(
-    data: Dataset, *, costs, gene_counts, ties: str, nested: bool = True, solver: SvmSolver = fit_svm
+    data: Dataset,
+    *,
+    costs: Sequence[float],
+    gene_counts: Sequence[int],
+    ties: str,
+    nested: bool = True,
+    solver: SvmSolver = fit_svm,
 ) -> dict:
     """Tuned by leave-one-out on all the data; nested inside leave-one-out; true error of the tuned fit.
 
