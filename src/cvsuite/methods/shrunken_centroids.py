@@ -80,6 +80,15 @@ def fit_centroids(x: np.ndarray, y: np.ndarray, train: np.ndarray, x_squared: np
     return CentroidFits(overall=overall, scale=scale, d=d, m=m)
 
 
+def class_prior(y: np.ndarray, rule: str) -> np.ndarray:
+    """The prior of the rule: pamr's default, the class proportions of ``y``, or equal."""
+    if rule == "class_proportions":
+        return np.bincount(y, minlength=2) / len(y)
+    if rule == "equal":
+        return np.array([0.5, 0.5])
+    raise ValueError(f"prior must be 'class_proportions' or 'equal', got '{rule}'")
+
+
 def threshold_grid(d: np.ndarray, n_thresholds: int) -> np.ndarray:
     """pamr.train's grid: ``n_thresholds`` values from 0 to max |d| (the last keeps no gene)."""
     if n_thresholds < 2:
@@ -101,7 +110,12 @@ def survived_thresholds(a: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     """
     count = len(thresholds)
     step = thresholds[1] - thresholds[0] if count > 1 else 0.0
-    if count < 2 or thresholds[0] != 0.0 or not step > 0 or not np.allclose(np.diff(thresholds), step, rtol=1e-9, atol=0.0):
+    if (
+        count < 2
+        or thresholds[0] != 0.0
+        or not step > 0
+        or not np.allclose(np.diff(thresholds), step, rtol=1e-9, atol=0.0)
+    ):
         return np.searchsorted(thresholds, a, side="left")
     survived = np.minimum(np.ceil(a / step), count).astype(np.intp)
     survived -= (survived > 0) & (thresholds[np.maximum(survived - 1, 0)] >= a)
@@ -129,6 +143,7 @@ def threshold_scores(
     m: np.ndarray,
     log_prior_ratio: float,
     thresholds: np.ndarray,
+    *,
     fit_of_row: np.ndarray | None = None,
 ) -> np.ndarray:
     """The discriminant difference score(z; t) of every test row of ``z`` (r, p) at every t: (r, T).
@@ -152,9 +167,14 @@ def threshold_scores(
     # Per row: z . d'(t) = sum over survivors of z sign(d) (|d| - t).
     signed = z * np.sign(d)[fit_of_row]
     row_survived = survived[fit_of_row]
-    linear = _survivor_sums(signed * a[fit_of_row], row_survived, count) - thresholds * _survivor_sums(signed, row_survived, count)
+    weighted = _survivor_sums(signed * a[fit_of_row], row_survived, count)
+    linear = weighted - thresholds * _survivor_sums(signed, row_survived, count)
     m_row = m[fit_of_row]
-    return (m_row[:, :1] + m_row[:, 1:]) * linear - 0.5 * (m_row[:, :1] ** 2 - m_row[:, 1:] ** 2) * quadratic[fit_of_row] + log_prior_ratio
+    return (
+        (m_row[:, :1] + m_row[:, 1:]) * linear
+        - 0.5 * (m_row[:, :1] ** 2 - m_row[:, 1:] ** 2) * quadratic[fit_of_row]
+        + log_prior_ratio
+    )
 
 
 def cv_errors(
@@ -163,6 +183,7 @@ def cv_errors(
     folds: list[np.ndarray],
     thresholds: np.ndarray,
     prior: np.ndarray,
+    *,
     x_squared: np.ndarray | None = None,
 ) -> np.ndarray:
     """The K-fold cross-validation error rate at every threshold (pamr.cv's ``error``), shape (T,).
@@ -178,7 +199,7 @@ def cv_errors(
     train = fold_of[None, :] != np.arange(len(folds))[:, None]
     fits = fit_centroids(x, y, train, x_squared)
     z = (x - fits.overall[fold_of]) / fits.scale[fold_of]
-    scores = threshold_scores(z, fits.d, fits.m, float(np.log(prior[0] / prior[1])), thresholds, fold_of)
+    scores = threshold_scores(z, fits.d, fits.m, float(np.log(prior[0] / prior[1])), thresholds, fit_of_row=fold_of)
     return ((scores < 0) != (y[:, None] == 1)).mean(axis=0)
 
 
@@ -193,10 +214,14 @@ def linear_rule(fits: CentroidFits, row: int, threshold: float, prior: np.ndarra
     """The fit as a linear rule in the raw features: class 0 iff ``w . x + b >= 0``.
 
     The score is linear in x, so its error under a Gaussian class model is exact (see
-    ``selection_bias.linear_rule_error``).
+    ``data.two_class_gaussian.linear_rule_error``).
     """
     shrunk = soft_threshold(fits.d[row], np.array([threshold]))[0]
     m0, m1 = fits.m[row]
     w = (m0 + m1) * shrunk / fits.scale[row]
-    b = -float(w @ fits.overall[row]) - 0.5 * (m0**2 - m1**2) * float(shrunk @ shrunk) + float(np.log(prior[0] / prior[1]))
+    b = (
+        -float(w @ fits.overall[row])
+        - 0.5 * (m0**2 - m1**2) * float(shrunk @ shrunk)
+        + float(np.log(prior[0] / prior[1]))
+    )
     return w, b
