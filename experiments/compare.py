@@ -41,7 +41,7 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     comparison = compare(claims, by_name, by_study)
     write_table(comparison, out.comparison)
     write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
-    shown = ["claim", "document", "section", "where", "published", "reproduced_as_printed", "note", "figure"]
+    shown = ["claim", "document", "section", "where", "published", "reproduced_as_printed", "erratum", "note", "figure"]
     write_text(sortable_page(errata(comparison)[shown], "Errata", ERRATA_INTRO), out.errata_page)
 
     report_dir = Path(out.report).parent

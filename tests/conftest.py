@@ -36,10 +36,14 @@ def copy_workflow(destination: Path) -> Path:
     return destination
 
 
-def snakemake(workdir: Path, *args: str, timeout: int = 1800) -> subprocess.CompletedProcess:
-    """Run the Snakemake of this interpreter's environment in ``workdir``."""
+def snakemake(workdir: Path, *args: str, timeout: int = 1800, umask: int = 0o022) -> subprocess.CompletedProcess:
+    """Run the Snakemake of this interpreter's environment in ``workdir``, under ``umask``."""
+    import os
+
     command = [sys.executable, "-m", "snakemake", *args]
-    return subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        command, cwd=workdir, capture_output=True, text=True, timeout=timeout, preexec_fn=lambda: os.umask(umask)
+    )
 
 
 @pytest.fixture

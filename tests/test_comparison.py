@@ -18,6 +18,7 @@ BASE = dict(
     column="value",
     alternative="",
     by_construction="",
+    erratum="",
     figure="",
     note="",
 )

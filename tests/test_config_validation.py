@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, snakemake
 
+from conftest import ROOT, snakemake
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 
 SCHEMA = load_schema(ROOT / "schemas" / "config.schema.yaml")

@@ -3,6 +3,7 @@
 import re
 
 import yaml
+
 from conftest import ROOT
 
 

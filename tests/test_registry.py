@@ -22,6 +22,7 @@ GOOD = {
     "column": "cv_estimate",
     "alternative": "",
     "by_construction": "",
+    "erratum": "",
     "figure": "",
     "note": "",
 }
@@ -65,6 +66,10 @@ def test_a_good_row_is_read(tmp_path):
         ({"alternative": "50%"}, "does not test against one"),
         ({"comparison": "not_reproducible", "table": "", "column": "", "row": ""}, "needs a note saying why"),
         ({"row": "K2"}, "row selector"),
+        (
+            {"comparison": "not_reproducible", "table": "", "column": "", "row": "", "note": "n", "erratum": "wrong"},
+            "an erratum needs a comparison that can say 'differs'",
+        ),
         ({"id": "Has Spaces"}, "id may hold only"),
     ],
 )
@@ -98,7 +103,7 @@ def test_quoting_is_checked_line_by_line(line, problem):
 def test_a_stray_quote_in_a_where_cell_is_refused_with_its_line(tmp_path):
     path = write_rows(tmp_path / "r.csv", [GOOD])
     with path.open("a", encoding="utf-8") as handle:
-        handle.write('demo.quote,Doc,S,the "best" score,1.0,rounded,k_bias/k_bias.csv,K=2,cv_estimate,,,,\n')
+        handle.write('demo.quote,Doc,S,the "best" score,1.0,rounded,k_bias/k_bias.csv,K=2,cv_estimate,,,,,\n')
     with pytest.raises(RegistryError, match=r"row 'demo.quote' \(line 3\): malformed quoting: a stray quote"):
         read_registry(path, DECLARED)
 
@@ -119,7 +124,7 @@ def test_a_missing_column_is_refused(tmp_path):
 def test_a_row_with_too_many_fields_is_refused(tmp_path):
     path = write_rows(tmp_path / "r.csv", [GOOD])
     with path.open("a", encoding="utf-8") as handle:
-        handle.write("demo.extra,a,b,c,1,rounded,k_bias/k_bias.csv,K=2,cv_estimate,,,,note,surplus\n")
+        handle.write("demo.extra,a,b,c,1,rounded,k_bias/k_bias.csv,K=2,cv_estimate,,,,,note,surplus\n")
     with pytest.raises(RegistryError, match="row 'demo.extra' \\(line 3\\) has the wrong number of fields"):
         read_registry(path)
 

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import copy_workflow, snakemake
 
 pytestmark = pytest.mark.workflow

@@ -1,9 +1,10 @@
 import numpy as np
 import pandas as pd
-from cvsuite.workflow.shards import shard_ranges
-from cvsuite.studies.shape_image_datasets import ShapeStudySettings, simulate_dataset, simulate_datasets
+
 from cvsuite.studies.knn_estimators import estimator_summary
 from cvsuite.studies.nested_optimism import candidate_growth, growth_findings
+from cvsuite.studies.shape_image_datasets import ShapeStudySettings, simulate_dataset, simulate_datasets
+from cvsuite.workflow.shards import shard_ranges
 
 GRID = {"sigmas": [0, 1, 2], "ks": [1, 3, 5]}
 SETTINGS = ShapeStudySettings.from_config(

@@ -3,6 +3,7 @@ import pytest
 from scipy.ndimage import gaussian_filter
 
 from cvsuite.data import shape_images
+from cvsuite.data.shape_images import draw_shape_images, shape_masks
 from cvsuite.methods.folds import stratified_round_robin_folds
 from cvsuite.methods.knn import (
     blurred_features,
@@ -12,7 +13,6 @@ from cvsuite.methods.knn import (
     majority_votes,
     squared_distances,
 )
-from cvsuite.data.shape_images import draw_shape_images, shape_masks
 
 MASKS = shape_masks(16)
 

@@ -5,7 +5,6 @@ from sklearn.datasets import load_iris
 from sklearn.model_selection import GridSearchCV, KFold, ParameterGrid, cross_val_score
 from sklearn.svm import SVC
 
-from cvsuite.studies.sklearn_nested_iris import difference_summary, gallery_trials, optimism_side_by_side, shape_image_optimism
 from cvsuite.methods.folds import legacy_shuffled_kfold
 from cvsuite.methods.nested_selection import (
     best_setting,
@@ -16,8 +15,13 @@ from cvsuite.methods.nested_selection import (
     non_nested_cv,
     parameter_grid,
 )
-from cvsuite.published.registry import published_value
-from cvsuite.published.registry import Claim
+from cvsuite.published.registry import Claim, published_value
+from cvsuite.studies.sklearn_nested_iris import (
+    difference_summary,
+    gallery_trials,
+    optimism_side_by_side,
+    shape_image_optimism,
+)
 
 X, Y = load_iris(return_X_y=True)
 GRID = {"C": [1, 10, 100], "gamma": [0.01, 0.1]}

@@ -6,6 +6,7 @@ It fails, with a readable table, when any registered number does not read `repro
 
 import pandas as pd
 import pytest
+
 from conftest import snakemake
 
 pytestmark = pytest.mark.workflow
@@ -22,24 +23,49 @@ def finished_workflow(tmp_path_factory):
 
 
 def failing_claims(comparison: pd.DataFrame) -> pd.DataFrame:
-    allowed = comparison["status"].isin(["reproduced", "reproduced from recovered data", "consistent"])
+    """The rows that do not read as the registry expects at the documents' settings.
+
+    A number reads reproduced (or reproduced by construction), or consistent by a powered test; a
+    number the documents print wrongly is registered with its erratum and must differ; a number
+    the suite cannot compute is not reproducible with its reason. Anything else fails: a number
+    that stopped matching, an erratum that no longer differs, an underpowered test, a number the
+    documents' own settings do not compute.
+    """
+    matched = comparison["status"].isin(["reproduced", "reproduced by construction", "consistent"])
+    erratum = comparison["erratum"].fillna("").str.len().gt(0)
     honest_gap = (comparison["status"] == "not reproducible") & comparison["note"].fillna("").str.len().gt(0)
-    return comparison[~(allowed | honest_gap)]
+    expected_difference = (comparison["status"] == "differs") & erratum
+    return comparison[~((matched & ~erratum) | honest_gap | expected_difference)]
 
 
-def test_every_registered_number_is_reproduced(finished_workflow):
+def test_every_registered_number_reads_as_the_registry_expects(finished_workflow):
     comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
     registry = pd.read_csv(finished_workflow / "registry" / "published_numbers.csv", dtype=str, keep_default_na=False)
     assert list(comparison["claim"]) == list(registry["id"]), "the comparison must list every registry row, in order"
     bad = failing_claims(comparison)
-    table = bad[["claim", "published", "reproduced_as_printed", "status", "where"]].to_string(index=False)
-    assert bad.empty, f"{len(bad)} registered number(s) no longer match:\n{table}"
+    table = bad[["claim", "published", "reproduced_as_printed", "status", "erratum", "where"]].to_string(index=False)
+    assert bad.empty, f"{len(bad)} registered number(s) do not read as expected:\n{table}"
+
+
+def test_every_consistent_verdict_had_the_power_to_differ(finished_workflow):
+    from cvsuite.published.comparison import POWER_FRACTION
+    from cvsuite.published.printed_numbers import parse_printed
+
+    comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", keep_default_na=False)
+    consistent = comparison[comparison["status"] == "consistent"]
+    assert len(consistent) > 0
+    for row in consistent.itertuples():
+        distance = abs(parse_printed(row.published).value - parse_printed(row.alternative).value)
+        assert float(row.allowance) <= POWER_FRACTION * distance, row.claim
+        assert abs(float(row.z)) * float(row.se) == pytest.approx(float(row.allowance) * abs(float(row.z)) / 2)
 
 
 def test_the_report_shows_the_verdict_and_every_figure(finished_workflow):
     report = (finished_workflow / "results" / "REPORT.md").read_text(encoding="utf-8")
     comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
     assert f"**{len(comparison)} published numbers:" in report.splitlines()[2]
+    assert "## Settings that differ from the documents'" in report and "## Errata" in report
+    assert report.index("## Errata") < report.index("## Contents")
     figures = sorted((finished_workflow / "figures").rglob("*.png"))
     assert figures, "the workflow drew no figures"
     for figure in figures:
@@ -65,10 +91,23 @@ def test_every_results_folder_records_its_provenance(finished_workflow):
 def test_a_differing_number_fails_the_check(finished_workflow):
     comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
     broken = comparison.copy()
-    broken.loc[0, "status"] = "differs"
+    plain = broken.index[broken["erratum"] == ""]
+    broken.loc[plain[0], "status"] = "differs"
     assert len(failing_claims(broken)) == 1
-    broken.loc[1, ["status", "note"]] = ["not reproducible", ""]
+    broken.loc[plain[1], ["status", "note"]] = ["not reproducible", ""]
     assert len(failing_claims(broken)) == 2
+    errata = broken.index[broken["erratum"] != ""]
+    broken.loc[errata[0], "status"] = "reproduced"  # an erratum that stopped differing
+    assert len(failing_claims(broken)) == 3
+
+
+def test_outputs_are_readable_by_others_under_umask_022(finished_workflow):
+    import stat
+
+    files = [p for folder in ("results", "figures") for p in (finished_workflow / folder).rglob("*") if p.is_file()]
+    assert files
+    private = [str(p.relative_to(finished_workflow)) for p in files if not p.stat().st_mode & stat.S_IROTH]
+    assert not private, private[:10]
 
 
 def chromium() -> str | None:
@@ -113,11 +152,21 @@ def test_the_html_report_opens_in_chromium_and_shows_every_figure(finished_workf
     html = report.read_text(encoding="utf-8")
     results = json.loads(re.search(r"var results = (\{.*?\});?\n", html, re.S).group(1))
     figures = {p.relative_to(finished_workflow).as_posix() for p in (finished_workflow / "figures").rglob("*.png")}
-    assert set(results) == figures
+    pages = {"results/comparison.html", "results/errata.html"}
+    assert set(results) == figures | pages
     categories = json.loads(re.search(r"var categories = (\{.*?\});?\n", html, re.S).group(1))
     grouped = {path: study for study, sub in categories.items() for paths in sub.values() for path in paths}
-    assert set(grouped) == figures
-    for path, entry in results.items():
+    assert set(grouped) == figures | pages
+    import base64
+
+    comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
+    page = base64.b64decode(results["results/comparison.html"]["data_uri"].split("base64,", 1)[1]).decode()
+    assert "<table>" in page and all(claim in page for claim in comparison["claim"])
+    errata = base64.b64decode(results["results/errata.html"]["data_uri"].split("base64,", 1)[1]).decode()
+    assert all(claim in errata for claim in comparison.loc[comparison["erratum"] != "", "claim"])
+    for path in pages:
+        assert grouped[path] == "published numbers"
+    for path, entry in ((p, e) for p, e in results.items() if p not in pages):
         assert entry["data_uri"].startswith("data:image/png"), path
         caption = re.sub(r"<[^>]+>", "", entry["caption"]).strip()
         assert caption and "\n" not in caption, f"{path} needs a one-line caption"

@@ -16,6 +16,10 @@ Columns (all text; empty where not applicable):
 - ``by_construction``: when the number matches because it was an input of the computation (the
   recovered table was solved to reproduce it, a parameter was calibrated on it, a setting was
   inferred from it), what made it so; a match then reads ``reproduced by construction``
+- ``erratum``: where the suite finds the document wrong (a figure no computation gives, a rounding
+  that contradicts the document's own, a conclusion its numbers do not carry), the finding in one
+  line; such a row is expected to read ``differs``, and the tests fail if it stops doing so or if
+  any other row differs
 - ``figure``: the figure (relative to ``figures/``) that shows the number, if one does
 - ``note``: why the comparison is what it is; required for ``not_reproducible`` and ``within_se``
 
@@ -45,6 +49,7 @@ COLUMNS = (
     "column",
     "alternative",
     "by_construction",
+    "erratum",
     "figure",
     "note",
 )
@@ -79,6 +84,7 @@ class Claim:
     column: str
     alternative: str
     by_construction: str
+    erratum: str
     figure: str
     note: str
 
@@ -192,6 +198,8 @@ def _validated(path: Path, line: int, row: dict[str, str], declared: dict[str, l
             ) from None
     elif row["alternative"]:
         raise refuse(f"an alternative is given but comparison '{comparison}' does not test against one")
+    if row["erratum"] and comparison == "not_reproducible":
+        raise refuse("an erratum needs a comparison that can say 'differs'")
     if comparison == "not_reproducible":
         if not row["note"]:
             raise refuse("a 'not_reproducible' row needs a note saying why")
