@@ -31,12 +31,25 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTING = ROOT.parent / "shared" / "reference" / "knn_shape_images.py"
-WORKFLOW = ("Snakefile", "config.yaml", "schemas", "registry", "report", "experiments", "profiles", "src")
+WORKFLOW = (
+    "Snakefile",
+    "rules",
+    "studies.yaml",
+    "config.yaml",
+    "schemas",
+    "registry",
+    "report",
+    "experiments",
+    "profiles",
+    "src",
+)
 
 
 def run_listing() -> tuple[float, str]:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, str(LISTING)], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    done = subprocess.run(
+        [sys.executable, str(LISTING)], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()
+    )
     return time.perf_counter() - start, done.stdout
 
 
@@ -46,8 +59,13 @@ def run_rules(cores: int) -> tuple[float, Path]:
         source = ROOT / name
         (shutil.copytree if source.is_dir() else shutil.copy2)(source, workdir / name)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "snakemake", "--cores", str(cores), "knn_estimators", "nested_optimism", "-q"],
-                   cwd=workdir, check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", str(cores), "knn_estimators", "nested_optimism", "-q"],
+        cwd=workdir,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return time.perf_counter() - start, workdir
 
 
@@ -73,8 +91,10 @@ def run_simulation(cores: int, config: dict) -> float:
     si = config["shape_images"]
     per_shard = -(-si["datasets"] // cores)
     start = time.perf_counter()
-    workers = [subprocess.Popen([sys.executable, "-c", SIMULATE, str(ROOT / "config.yaml"), str(a), str(b)])
-               for a, b in shard_ranges(si["first_seed"], si["datasets"], per_shard)]
+    workers = [
+        subprocess.Popen([sys.executable, "-c", SIMULATE, str(ROOT / "config.yaml"), str(a), str(b)])
+        for a, b in shard_ranges(si["first_seed"], si["datasets"], per_shard)
+    ]
     for worker in workers:
         assert worker.wait() == 0
     return time.perf_counter() - start
@@ -109,10 +129,19 @@ def our_numbers(results: Path) -> list[str]:
         out += [f"{row.estimate_min:.3f}", f"{row.estimate_max:.3f}", f"{row.estimate_sd:.3f}"]
     s = pd.read_csv(results / "nested_optimism" / "summary.csv").iloc[0]
     out += [f"{s.non_nested_mean:.3f}", f"{s.nested_mean:.3f}", f"{s.true_mean:.3f}"]
-    out += [f"{s.optimism_mean:+.3f}", f"positive in {s.optimism_positive}", f"{s.nested_error_mean:+.3f}", f"positive in {s.nested_error_positive}"]
+    out += [
+        f"{s.optimism_mean:+.3f}",
+        f"positive in {s.optimism_positive}",
+        f"{s.nested_error_mean:+.3f}",
+        f"positive in {s.nested_error_positive}",
+    ]
     c = pd.read_csv(results / "knn_estimators" / "sklearn_crosscheck.csv").iloc[0]
-    out += [str(bool(c.per_class_counts_match_stratified_kfold)), str(bool(c.unshuffled_kfold_is_consecutive_blocks)),
-            f"{c.ours_accuracy:.4f}", f"{c.sklearn_accuracy:.4f}"]
+    out += [
+        str(bool(c.per_class_counts_match_stratified_kfold)),
+        str(bool(c.unshuffled_kfold_is_consecutive_blocks)),
+        f"{c.ours_accuracy:.4f}",
+        f"{c.sklearn_accuracy:.4f}",
+    ]
     return out
 
 
@@ -125,8 +154,8 @@ def sklearn_study(seeds, config: dict) -> list[float]:
     from sklearn.neighbors import KNeighborsClassifier
     from sklearn.pipeline import Pipeline
 
-    from cvsuite.methods.folds import stratified_round_robin_folds
-    from cvsuite.data.shape_images import draw_shape_images, shape_masks
+    from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
+    from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
 
     class Blur(BaseEstimator, TransformerMixin):
         def __init__(self, sigma=1.0, size=16):
@@ -150,24 +179,37 @@ def sklearn_study(seeds, config: dict) -> list[float]:
     def splits(folds, n):
         return [(np.setdiff1d(np.arange(n), f), f) for f in folds]
 
-    masks = shape_masks(img["size"])
+    design = ShapeImageDesign.from_config(img)
     seconds = []
     for seed in seeds:
         start = time.perf_counter()
         rng = np.random.default_rng(seed)
-        draw = lambda per: draw_shape_images(per, rng, masks, img["max_shift"], (img["contrast_low"], img["contrast_high"]), img["noise_sd"])  # noqa: E731
-        (X, y), (Xf, yf) = draw(img["per_class"]), draw(img["fresh_per_class"])
+        (X, y), (Xf, yf) = (
+            draw_shape_images(img["per_class"], rng, design),
+            draw_shape_images(img["fresh_per_class"], rng, design),
+        )
         X, Xf = X.reshape(len(X), -1), Xf.reshape(len(Xf), -1)
         pipeline().fit(X, y).score(Xf, yf)
-        for folds in ([stratified_round_robin_folds(y, p1["holdout_folds"], rng)[:1]]
-                      + [stratified_round_robin_folds(y, k, rng) for k in p1["kfold_folds"]]
-                      + [[np.array([i]) for i in range(len(y))]]):
+        for folds in (
+            [stratified_round_robin_folds(y, p1["holdout_folds"], rng)[:1]]
+            + [stratified_round_robin_folds(y, k, rng) for k in p1["kfold_folds"]]
+            + [leave_one_out_folds(len(y))]
+        ):
             cross_val_score(pipeline(), X, y, cv=splits(folds, len(y)))
         if seed == p1["repartition_seed"]:
             for _ in range(p1["repartitions"]):
-                cross_val_score(pipeline(), X, y, cv=splits(stratified_round_robin_folds(y, p1["holdout_folds"], rng)[:1], len(y)))
-                cross_val_score(pipeline(), X, y, cv=splits(stratified_round_robin_folds(y, p1["repartition_folds"], rng), len(y)))
-        search = GridSearchCV(pipeline(), grid, scoring=hits, cv=splits(stratified_round_robin_folds(y, p2["selection_folds"], rng), len(y)))
+                cross_val_score(
+                    pipeline(), X, y, cv=splits(stratified_round_robin_folds(y, p1["holdout_folds"], rng)[:1], len(y))
+                )
+                cross_val_score(
+                    pipeline(), X, y, cv=splits(stratified_round_robin_folds(y, p1["repartition_folds"], rng), len(y))
+                )
+        search = GridSearchCV(
+            pipeline(),
+            grid,
+            scoring=hits,
+            cv=splits(stratified_round_robin_folds(y, p2["selection_folds"], rng), len(y)),
+        )
         search.fit(X, y).score(Xf, yf)
         for test in stratified_round_robin_folds(y, p2["outer_folds"], rng):
             train = np.setdiff1d(np.arange(len(y)), test)
@@ -188,13 +230,19 @@ def main() -> None:
     ours, workdir = run_rules(args.cores)
     simulation = run_simulation(args.cores, config)
     print(f"our rules (snakemake --cores {args.cores} knn_estimators nested_optimism, from nothing): {ours:.1f} s")
-    print(f"  of which the study's arithmetic ({n} datasets in {args.cores} processes, imports included): {simulation:.1f} s")
+    print(
+        f"  of which the study's arithmetic ({n} datasets in {args.cores} processes, imports included): "
+        f"{simulation:.1f} s"
+    )
     if LISTING.exists():
         listing, printed = run_listing()
         same = listing_numbers(printed) == our_numbers(workdir / "results")
         print(f"the document's listing:                                        {listing:.1f} s")
-        print(f"speed-up over the listing: {listing / ours:.1f}x end to end, {listing / simulation:.1f}x for the arithmetic; "
-              f"printed digits identical: {same}")
+        print(
+            f"speed-up over the listing: {listing / ours:.1f}x end to end, "
+            f"{listing / simulation:.1f}x for the arithmetic; "
+            f"printed digits identical: {same}"
+        )
         if not same:
             print("listing:", listing_numbers(printed), "\nours:   ", our_numbers(workdir / "results"))
     else:
@@ -204,8 +252,11 @@ def main() -> None:
     seconds = sklearn_study(range(first, first + k), config)
     # The first dataset carries the repartitions; the others stand for the remaining n - 1.
     scaled = seconds[0] + (n - 1) * float(np.mean(seconds[1:] or seconds))
-    print(f"scikit-learn baseline: timed on datasets {first}..{first + k - 1} ({', '.join(f'{t:.1f}' for t in seconds)} s; "
-          f"the first carries the repartitions), scaled to {n}: about {scaled:.0f} s; speed-up over it: {scaled / ours:.0f}x")
+    print(
+        f"scikit-learn baseline: timed on datasets {first}..{first + k - 1} "
+        f"({', '.join(f'{t:.1f}' for t in seconds)} s; the first carries the repartitions), "
+        f"scaled to {n}: about {scaled:.0f} s; speed-up over it: {scaled / ours:.0f}x"
+    )
     shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -6,60 +6,20 @@ Cross-Validation", The standard error. Gathers the shards; writes the decomposit
 findings; draws Var[CV] with its parts, and the naive standard error against the true spread.
 """
 
-import numpy as np
-import pandas as pd
-
-from cvsuite.figures import style
+from cvsuite.figures import cv_variance as figures
 from cvsuite.studies.cv_variance import variance_decomposition, variance_findings
-from cvsuite.workflow.outputs import logged_to, read_tables, save_figure, write_provenance, write_table
+from cvsuite.workflow.outputs import read_tables
+from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
-def main(params: dict, images: dict, shards, out) -> None:
-    moments = read_tables(shards.moments)
-    table = variance_decomposition(moments)
-    findings = variance_findings(table)
-    write_table(table, out.decomposition)
-    write_table(findings, out.findings)
-    write_provenance(out.provenance, "cv_variance", {"cv_variance": params, "images": images})
-    draw(table, params, [out.figure, out.figure_svg])
-
-
-def draw(table: pd.DataFrame, params: dict, paths) -> None:
-    import matplotlib.pyplot as plt
-
-    style.apply_style()
-    fig, (var_ax, se_ax) = plt.subplots(1, 2, figsize=(11, 4.3))
-    labels = [("leave-one-out" if m == 1 else f"K = {k}") for k, m in zip(table["K"], table["fold_size"])]
-    x = np.arange(len(table))
-    n = table["fold_size"] * table["K"]
-    parts = {
-        "σ²/n (one error)": table["sigma2"] / n,
-        "(m−1)ω/n (same fold)": ((table["fold_size"] - 1) / n * table["omega"]).fillna(0),
-        "(n−m)γ/n (other folds)": (n - table["fold_size"]) / n * table["gamma"],
-    }
-    bottom_pos, bottom_neg = np.zeros(len(x)), np.zeros(len(x))
-    for (name, values), colour in zip(parts.items(), ("#9ecae1", "#fdae6b", "#a1d99b")):
-        values = values.to_numpy()
-        base = np.where(values >= 0, bottom_pos, bottom_neg)
-        var_ax.bar(x, values, 0.6, bottom=base, color=colour, label=name)
-        bottom_pos += np.where(values >= 0, values, 0)
-        bottom_neg += np.where(values < 0, values, 0)
-    var_ax.errorbar(x, table["cv_variance"], yerr=2 * table["cv_variance_se"], fmt="o", color="black", capsize=3, label="Var[CV] measured (± 2 MC SE)")
-    var_ax.plot(x, table["binomial_variance"], "_", markersize=30, color=style.EXPECTED, label="Kohavi: a(1−a)/n")
-    var_ax.set_xticks(x, labels)
-    var_ax.set(xlabel="number of folds", ylabel="variance of the CV accuracy over datasets",
-               title="Bengio and Grandvalet's three terms add up to Var[CV]")
-    var_ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.16), ncol=2)
-    se_ax.bar(x - 0.18, table["cv_sd"], 0.36, color="0.3", label="true spread: s.d. of CV over datasets")
-    se_ax.bar(x + 0.18, table["naive_std_error_rms"], 0.36, color=style.STD_ERROR, label="naive standard error σ/√K (rms)")
-    se_ax.set_xticks(x, labels)
-    se_ax.set(xlabel="number of folds", ylabel="accuracy (s.d. units)",
-              title=f"The naive standard error is {100 * (1 - table['naive_over_true_sd'].max()):.0f}-{100 * (1 - table['naive_over_true_sd'].min()):.0f}% too small")
-    se_ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.16))
-    fig.suptitle(f"{int(table['datasets'].iloc[0])} shape-image datasets, blur {params['sigma']}, k = {params['k']}")
-    save_figure(fig, paths)
+def main(job: Job) -> StudyResult:
+    params = job.config["cv_variance"]
+    table = variance_decomposition(read_tables(job.input.moments))
+    return StudyResult(
+        tables={"decomposition": table, "findings": variance_findings(table)},
+        figures={"variance_by_k": figures.variance_by_k(table, params["sigma"], params["k"])},
+    )
 
 
 if __name__ == "__main__":
-    with logged_to(snakemake.log[0]):  # noqa: F821 - provided by Snakemake's script directive
-        main(snakemake.params.study, snakemake.params.images, snakemake.input, snakemake.output)  # noqa: F821
+    run_job(snakemake, main)  # noqa: F821 - provided by Snakemake's script directive

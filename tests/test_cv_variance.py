@@ -1,36 +1,143 @@
+"""Study cv_variance: the moments of held-out errors, the variance decomposition, the naive standard error.
+
+Every pinned value comes from held-out errors computed here independently of the study's code:
+scipy's blur, scikit-learn's KNeighborsClassifier on the same images and folds, and the pair sums
+and moments by explicit loops.
+"""
+
+from functools import lru_cache
+from itertools import product
+
 import numpy as np
 import pandas as pd
+import pytest
+from scipy.ndimage import gaussian_filter
+from sklearn.neighbors import KNeighborsClassifier
+from threadpoolctl import threadpool_limits
 
+from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
+from cvsuite.methods.folds import stratified_round_robin_folds
 from cvsuite.studies.cv_variance import dataset_error_moments, variance_decomposition, variance_findings
 
-IMAGES = {"per_class": 10, "size": 16, "max_shift": 2, "contrast_low": 0.5, "contrast_high": 1.0, "noise_sd": 0.6}
+DESIGN = ShapeImageDesign()
+PER_CLASS, SIGMA, K_NEIGHBOURS, FOLD_COUNTS = 10, 1, 3, (2, 5, 40)
+SEEDS = range(12)
 
 
-def moments(seeds, folds=(2, 5, 40)):
-    return pd.concat([dataset_error_moments(s, IMAGES, 1, 3, list(folds)) for s in seeds], ignore_index=True)
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """scikit-learn's neighbour search spins OpenMP threads; on a busy machine one thread is many times faster."""
+    with threadpool_limits(1):
+        yield
 
 
-def test_pair_sums_split_all_pairs_between_same_and_other_folds():
-    m = moments(range(3))
-    errors = m["error_sum"]
-    assert np.allclose(m["same_fold_products"] + m["other_fold_products"], errors**2 - errors)
-    assert (m.loc[m["K"] == 40, "same_fold_products"] == 0).all()  # leave-one-out: one image per fold
+@lru_cache
+def held_out(seed: int) -> dict[int, tuple[np.ndarray, list[np.ndarray]]]:
+    """Per K: each image's 0/1 held-out error and the folds, the draws in the study's order."""
+    rng = np.random.default_rng(seed)
+    images, labels = draw_shape_images(PER_CLASS, rng, DESIGN)
+    features = np.array([gaussian_filter(x, SIGMA) for x in images]).reshape(len(images), -1)
+    n = len(labels)
+    result = {}
+    for n_folds in FOLD_COUNTS:
+        folds = (
+            [np.array([i]) for i in range(n)] if n_folds == n else stratified_round_robin_folds(labels, n_folds, rng)
+        )
+        errors = np.zeros(n)
+        for fold in folds:
+            train = np.setdiff1d(np.arange(n), fold)
+            model = KNeighborsClassifier(K_NEIGHBOURS, algorithm="brute").fit(features[train], labels[train])
+            errors[fold] = model.predict(features[fold]) != labels[fold]
+        result[n_folds] = (errors, folds)
+    return result
 
 
-def test_the_three_terms_add_up_to_the_measured_variance():
-    table = variance_decomposition(moments(range(30)))
+def study_moments(seeds) -> pd.DataFrame:
+    return pd.concat(
+        [
+            dataset_error_moments(s, DESIGN, PER_CLASS, sigma=SIGMA, k=K_NEIGHBOURS, fold_counts=FOLD_COUNTS)
+            for s in seeds
+        ],
+        ignore_index=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def moments() -> pd.DataFrame:
+    return study_moments(SEEDS)
+
+
+def test_pair_sums_split_all_pairs_between_same_and_other_folds(moments):
+    for row in moments.itertuples():
+        errors, folds = held_out(row.dataset)[row.K]
+        fold = np.empty(len(errors), dtype=int)
+        for f, members in enumerate(folds):
+            fold[members] = f
+        same = sum(
+            errors[i] * errors[j] for i, j in product(range(len(errors)), repeat=2) if i != j and fold[i] == fold[j]
+        )
+        other = sum(errors[i] * errors[j] for i, j in product(range(len(errors)), repeat=2) if fold[i] != fold[j])
+        assert (row.error_sum, row.same_fold_products, row.other_fold_products) == (errors.sum(), same, other)
+        assert row.cv_accuracy == pytest.approx(1 - errors.mean(), abs=1e-15)
+
+
+def test_naive_standard_error_is_the_fold_scores_sd_over_root_k(moments):
+    for row in moments.itertuples():
+        errors, folds = held_out(row.dataset)[row.K]
+        accuracies = [1 - errors[f].mean() for f in folds]
+        assert row.naive_std_error == pytest.approx(
+            np.std(accuracies, ddof=1) / np.sqrt(len(folds)), rel=1e-12, abs=1e-15
+        )
+
+
+def test_the_variance_and_its_three_terms_are_the_moments_over_datasets(moments):
+    table = variance_decomposition(moments).set_index("K")
+    n = 40
+    for n_folds in FOLD_COUNTS:
+        runs = [held_out(seed)[n_folds] for seed in SEEDS]
+        errors = np.array([e for e, _ in runs])  # datasets x images
+        mu = errors.mean()
+        centred = errors - mu
+        cv_error = errors.mean(axis=1)
+        same, other = [], []
+        for c, (_, folds) in zip(centred, runs):
+            fold = np.empty(n, dtype=int)
+            for f, members in enumerate(folds):
+                fold[members] = f
+            pairs = np.outer(c, c)
+            off_diagonal = ~np.eye(n, dtype=bool)
+            same.append(pairs[(fold[:, None] == fold[None, :]) & off_diagonal].mean() if n_folds < n else np.nan)
+            other.append(pairs[fold[:, None] != fold[None, :]].mean())
+        row = table.loc[n_folds]
+        assert row["mean_cv_accuracy"] == pytest.approx(1 - mu, rel=1e-12)
+        assert row["cv_variance"] == pytest.approx(np.mean((cv_error - mu) ** 2), rel=1e-9)
+        assert row["sigma2"] == pytest.approx(np.mean(centred**2), rel=1e-9)
+        assert row["gamma"] == pytest.approx(np.mean(other), rel=1e-9, abs=1e-15)
+        if n_folds < n:
+            assert row["omega"] == pytest.approx(np.mean(same), rel=1e-9, abs=1e-15)
+        else:
+            assert np.isnan(row["omega"])  # leave-one-out: no two errors share a fold
+        assert row["binomial_variance"] == pytest.approx((1 - mu) * mu / n, rel=1e-12)
+
+
+def test_the_three_terms_add_up_to_the_measured_variance(moments):
+    table = variance_decomposition(moments)
     assert (table["identity_gap"] < 1e-12).all()
     assert variance_findings(table).loc[0, "identity_holds"]
 
 
-def test_binomial_variance_is_a_one_minus_a_over_n():
-    table = variance_decomposition(moments(range(10)))
-    a = table["mean_cv_accuracy"]
-    assert np.allclose(table["binomial_variance"], a * (1 - a) / 40)
-
-
-def test_naive_standard_error_is_the_fold_scores_sd_over_root_k():
-    m = dataset_error_moments(5, IMAGES, 1, 3, [2])
-    row = m.iloc[0]
-    # With two folds, sd(ddof=1)/sqrt(2) is half the gap between the two fold accuracies.
-    assert 0 <= row["naive_std_error"] <= 0.5
+def test_findings_read_the_naive_standard_error_against_the_true_spread():
+    table = pd.DataFrame(
+        {
+            "K": [2, 5, 40],
+            "cv_variance": [0.004, 0.002, 0.003],
+            "cv_variance_se": [0.0002] * 3,
+            "identity_gap": [0.0, 1e-13, 0.0],
+            "naive_over_true_sd": [0.8, 0.9, np.nan],
+        }
+    )
+    findings = variance_findings(table).iloc[0]
+    assert findings["variance_depends_on_k"]  # 0.002 apart, against 2 x sqrt(2) x 0.0002
+    assert (findings["largest_variance_k"], findings["smallest_variance_k"]) == (2, 5)
+    assert findings["naive_std_error_understates"] and findings["naive_over_true_sd_max"] == 0.9
+    assert not variance_findings(table.assign(identity_gap=[0.0, 1e-11, 0.0])).loc[0, "identity_holds"]

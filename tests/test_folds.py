@@ -12,6 +12,7 @@ from cvsuite.methods.folds import (
     fold_of,
     fold_size_range,
     leave_one_out_folds,
+    legacy_shuffled_kfold,
     positional_folds,
     shuffled_partition,
     stratified_dealt_folds,
@@ -136,3 +137,30 @@ def test_stratified_kfold_is_scikit_learns_splitter(random_state):
     theirs = StratifiedKFold(5, shuffle=shuffle, random_state=random_state).split(np.zeros((80, 1)), LABELS)
     ours = stratified_kfold(LABELS, 5, random_state)
     assert [f.tolist() for f in ours] == [test.tolist() for _, test in theirs]
+
+
+def test_stratified_folds_deal_each_shuffled_class_from_a_random_first_fold():
+    # "Cross-Validation", Example (stratified_folds), by hand: class 0's items in permuted order go
+    # to folds start, start + 1, ... (mod K); then class 1 likewise with its own draws.
+    labels = np.array([0, 0, 0, 1, 1, 1, 1])
+    twin = np.random.default_rng(11)
+    expected = [[] for _ in range(3)]
+    for members in (np.array([0, 1, 2]), np.array([3, 4, 5, 6])):
+        dealt = members[twin.permutation(len(members))]
+        start = twin.integers(3)
+        for position, item in enumerate(dealt):
+            expected[(position + start) % 3].append(int(item))
+    folds = stratified_round_robin_folds(labels, 3, np.random.default_rng(11))
+    assert [f.tolist() for f in folds] == [sorted(f) for f in expected]
+
+
+@pytest.mark.parametrize("n, k, seed", [(150, 4, 0), (113, 4, 7), (10, 3, 2), (5, 5, 1)])
+def test_legacy_shuffled_kfold_gives_scikit_learns_shuffled_kfold(n, k, seed):
+    ours = legacy_shuffled_kfold(n, k, seed)
+    theirs = [test for _, test in KFold(k, shuffle=True, random_state=seed).split(np.zeros(n))]
+    assert [f.tolist() for f in ours] == [t.tolist() for t in theirs]
+
+
+def test_legacy_shuffled_kfold_refuses_impossible_fold_counts():
+    with pytest.raises(ValueError, match="between 2 and n = 4"):
+        legacy_shuffled_kfold(4, 5, 0)

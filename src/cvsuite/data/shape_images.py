@@ -7,9 +7,39 @@ it is what makes every printed digit of the document come out the same.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 SHAPE_NAMES = ("disc", "square", "cross", "triangle")
+
+
+@dataclass(frozen=True)
+class ShapeImageDesign:
+    """How one image is drawn: its side, the largest shift, the contrast range, the noise s.d.
+
+    The defaults are the document's: "Each 16x16 grayscale image", "a random shift of up to two
+    pixels", "contrast drawn from 0.5 to 1.0 on a zero background", "standard deviation 0.6".
+    """
+
+    size: int = 16
+    max_shift: int = 2
+    contrast: tuple[float, float] = (0.5, 1.0)
+    noise_sd: float = 0.6
+
+    @classmethod
+    def from_config(cls, images: dict) -> ShapeImageDesign:
+        """The design from config.yaml's ``shape_images.images`` block (its counts are not part of it)."""
+        return cls(
+            size=images["size"],
+            max_shift=images["max_shift"],
+            contrast=(images["contrast_low"], images["contrast_high"]),
+            noise_sd=images["noise_sd"],
+        )
+
+    def masks(self) -> np.ndarray:
+        """The four shapes at this size (``shape_masks``)."""
+        return shape_masks(self.size)
 
 
 def shape_masks(size: int = 16) -> np.ndarray:
@@ -32,7 +62,9 @@ def shifted_masks(masks: np.ndarray, max_shift: int) -> np.ndarray:
     key = (masks.shape, masks.tobytes(), max_shift)
     if key not in _SHIFTED:
         shifts = range(-max_shift, max_shift + 1)
-        _SHIFTED[key] = np.array([[[np.roll(mask, (dr, dc), axis=(0, 1)) for dc in shifts] for dr in shifts] for mask in masks])
+        _SHIFTED[key] = np.array(
+            [[[np.roll(mask, (dr, dc), axis=(0, 1)) for dc in shifts] for dr in shifts] for mask in masks]
+        )
     return _SHIFTED[key]
 
 
@@ -44,12 +76,7 @@ class _RareDraw(Exception):
 
 
 def draw_shape_images(
-    n_per_class: int,
-    rng: np.random.Generator,
-    masks: np.ndarray,
-    max_shift: int,
-    contrast: tuple[float, float],
-    noise_sd: float,
+    n_per_class: int, rng: np.random.Generator, design: ShapeImageDesign
 ) -> tuple[np.ndarray, np.ndarray]:
     """Draw n_per_class images of each class, classes in label order; return images and labels.
 
@@ -67,13 +94,14 @@ def draw_shape_images(
     """
     start = rng.bit_generator.state
     try:
-        return _draw_fast(n_per_class, rng, masks, max_shift, contrast, noise_sd)
+        return _draw_fast(n_per_class, rng, design)
     except _RareDraw:
         rng.bit_generator.state = start
-        return _draw_literal(n_per_class, rng, masks, max_shift, contrast, noise_sd)
+        return _draw_literal(n_per_class, rng, design)
 
 
-def _draw_fast(n_per_class, rng, masks, max_shift, contrast, noise_sd):
+def _draw_fast(n_per_class, rng, design):
+    masks, max_shift, noise_sd = design.masks(), design.max_shift, design.noise_sd
     n_classes, size = masks.shape[0], masks.shape[1]
     n = n_classes * n_per_class
     width = 2 * max_shift + 1
@@ -92,7 +120,7 @@ def _draw_fast(n_per_class, rng, masks, max_shift, contrast, noise_sd):
         raise _RareDraw
     shifts = (products >> np.uint64(32)).astype(np.int64)  # index of the shift, 0 .. width - 1
     unit = (words[:, 1] >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
-    low, high = contrast
+    low, high = design.contrast
     scale = low + (high - low) * unit
     labels = np.repeat(np.arange(n_classes), n_per_class)
     shifted = shifted_masks(masks, max_shift)[labels, shifts[:, 0], shifts[:, 1]]
@@ -100,12 +128,12 @@ def _draw_fast(n_per_class, rng, masks, max_shift, contrast, noise_sd):
     return images, labels
 
 
-def _draw_literal(n_per_class, rng, masks, max_shift, contrast, noise_sd):
+def _draw_literal(n_per_class, rng, design):
     images, labels = [], []
-    for label, mask in enumerate(masks):
+    for label, mask in enumerate(design.masks()):
         for _ in range(n_per_class):
-            shift = rng.integers(-max_shift, max_shift + 1, size=2)
+            shift = rng.integers(-design.max_shift, design.max_shift + 1, size=2)
             shifted = np.roll(mask, tuple(shift), axis=(0, 1))
-            images.append(rng.uniform(*contrast) * shifted + rng.normal(0.0, noise_sd, mask.shape))
+            images.append(rng.uniform(*design.contrast) * shifted + rng.normal(0.0, design.noise_sd, mask.shape))
             labels.append(label)
     return np.array(images), np.array(labels)

@@ -6,8 +6,12 @@ the majority label of its k nearest training images, ties going to the lowest la
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.ndimage import gaussian_filter
+
+from cvsuite.methods.folds import fold_of
 
 
 def blurred_features(images: np.ndarray, sigma: float) -> np.ndarray:
@@ -60,64 +64,67 @@ def has_row_ties(distances: np.ndarray) -> bool:
     return bool((np.diff(ordered, axis=-1) == 0).any())
 
 
-def held_out_predictions(
-    ranking: np.ndarray,
-    labels: np.ndarray,
-    universe: np.ndarray,
-    folds: list[np.ndarray],
-    ks,
-    n_classes: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Predict every image of every fold from the rest of ``universe``, for each blur and each k.
+@dataclass(frozen=True)
+class HeldOutTask:
+    """What a cross-validation of the kNN classifier predicts, whatever the distances.
+
+    ``universe`` and the ``folds`` hold image indices; each fold's images are predicted from the
+    rest of the universe (the folds need not cover it: a holdout is one fold). ``labels`` are the
+    labels of all images, ``ks`` the numbers of neighbours, ``n_classes`` the number of labels.
+    """
+
+    labels: np.ndarray
+    universe: np.ndarray
+    folds: list[np.ndarray]
+    ks: tuple[int, ...]
+    n_classes: int
+
+    def tested(self) -> np.ndarray:
+        """The predicted images, folds concatenated: the order of the predictions' second axis."""
+        return np.concatenate(self.folds)
+
+
+def held_out_predictions(ranking: np.ndarray, task: HeldOutTask) -> tuple[np.ndarray, np.ndarray]:
+    """Predict every image of every fold from the rest of the universe, for each blur and each k.
 
     ``ranking`` is ``np.argsort(distances, axis=-1)`` of the all-by-all distances, shape
-    (n_blurs, n, n), sorted once per dataset. ``universe`` and the ``folds`` hold image indices
-    (the folds need not cover the universe: a holdout is one fold). Returns the tested image
-    indices (folds concatenated) and predictions of shape (n_blurs, n_tested, len(ks)).
+    (n_blurs, n, n), sorted once per dataset. Returns the tested image indices
+    (``task.tested()``) and predictions of shape (n_blurs, n_tested, len(ks)).
 
     Each tested image takes, in its row's order, the first k images of its training set (the
     universe minus its fold). That gives the neighbours the document's per-fold ``argsort`` of the
     sub-matrix gives, unless a row holds two equal distances: check with ``has_row_ties`` and use
     ``held_out_predictions_literal`` then.
     """
-    tested = np.concatenate(folds)
-    k_max = max(ks)
-    # fold_of[j]: the fold of image j; -1 outside the universe; -2 in it but never tested.
-    fold_of = np.full(ranking.shape[-1], -1)
-    fold_of[universe] = -2
-    for f, fold in enumerate(folds):
-        fold_of[fold] = f
-    own_fold = np.repeat(np.arange(len(folds)), [len(f) for f in folds])
+    tested = task.tested()
+    k_max = max(task.ks)
+    n = ranking.shape[-1]
+    inside = np.zeros(n, dtype=bool)
+    inside[task.universe] = True
+    image_fold = fold_of(task.folds, n)
+    own_fold = np.repeat(np.arange(len(task.folds)), [len(f) for f in task.folds])
     order = ranking[:, tested, :]
-    neighbour_fold = fold_of[order]
-    usable = (neighbour_fold != -1) & (neighbour_fold != own_fold[None, :, None])
+    usable = inside[order] & (image_fold[order] != own_fold[None, :, None])
     rank = np.cumsum(usable, axis=-1)
     if rank[..., -1].min() < k_max:
         raise ValueError(f"a fold leaves fewer than k = {k_max} training images")
     keep = usable & (rank <= k_max)
     nearest = order[keep].reshape(ranking.shape[0], len(tested), k_max)
-    return tested, majority_votes(labels[nearest], ks, n_classes)
+    return tested, majority_votes(task.labels[nearest], task.ks, task.n_classes)
 
 
-def held_out_predictions_literal(
-    distances: np.ndarray,
-    labels: np.ndarray,
-    universe: np.ndarray,
-    folds: list[np.ndarray],
-    ks,
-    n_classes: int,
-) -> tuple[np.ndarray, np.ndarray]:
+def held_out_predictions_literal(distances: np.ndarray, task: HeldOutTask) -> tuple[np.ndarray, np.ndarray]:
     """``held_out_predictions`` the document's way: one ``argsort`` per fold of its sub-matrix.
 
     Slower; exact also when distances tie. ``distances`` has shape (n_blurs, n, n).
     """
-    tested = np.concatenate(folds)
-    predictions = np.empty((distances.shape[0], len(tested), len(ks)), dtype=np.int64)
+    tested = task.tested()
+    predictions = np.empty((distances.shape[0], len(tested), len(task.ks)), dtype=np.int64)
     start = 0
-    for fold in folds:
-        train = np.setdiff1d(universe, fold)
+    for fold in task.folds:
+        train = np.setdiff1d(task.universe, fold)
         for b, blur_distances in enumerate(distances):
-            block = predict_all_k(blur_distances[np.ix_(fold, train)], labels[train], ks, n_classes)
+            block = predict_all_k(blur_distances[np.ix_(fold, train)], task.labels[train], task.ks, task.n_classes)
             predictions[b, start : start + len(fold)] = block
         start += len(fold)
     return tested, predictions

@@ -14,17 +14,18 @@ The two agree when the folds have equal sizes; otherwise they can pick different
 
 A learner enters as ``fit_and_score(setting, X_train, y_train, X_test, y_test)`` returning one
 score per test item (1.0 for a hit and 0.0 for a miss gives accuracy); ``estimator_scorer``
-builds one from a factory of scikit-learn-style estimators. Folds are index arrays; every
-training set is the complement of its fold in increasing index order, as scikit-learn's splitters
-hand it to ``fit``, so a learner whose solution depends on the order of its training items
-(libsvm's does, through its working-set selection) sees the same order.
+builds one from a factory of scikit-learn-style estimators. A ``GridProblem`` holds the learner,
+its candidate settings, the data and a cache of fits, which every selection on that data shares.
+Folds are index arrays; every training set is the complement of its fold in increasing index
+order, as scikit-learn's splitters hand it to ``fit``, so a learner whose solution depends on the
+order of its training items (libsvm's does, through its working-set selection) sees the same order.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -70,36 +71,50 @@ def combine_fold_scores(fold_scores: Sequence[np.ndarray], how: str) -> float:
     raise ValueError(f"combine must be one of {', '.join(COMBINES)}, got '{how}'")
 
 
+@dataclass(frozen=True)
+class GridProblem:
+    """A learner, its candidate settings in grid order, one data set, and the fits made on it.
+
+    ``cache`` (a dict, or None for no caching) stores each fit by setting index and absolute
+    train/test indices, so that selections run under several combining rules, or non-nested and
+    nested runs that share a split, fit each model once. Keep one cache per data set and settings.
+    """
+
+    fit_and_score: FitAndScore
+    settings: list[dict]
+    X: np.ndarray
+    y: np.ndarray
+    cache: dict | None = None
+
+
 def held_out_scores(
-    fit_and_score: FitAndScore, settings: list[dict], X, y, folds: Sequence[np.ndarray],
-    within: np.ndarray | None = None, cache: dict | None = None,
+    problem: GridProblem, folds: Sequence[np.ndarray], within: np.ndarray | None = None
 ) -> list[list[np.ndarray]]:
     """Per setting, per fold: the per-item scores of the model trained without the fold.
 
     ``folds`` index into ``within`` (the items the cross-validation runs on; all items if None):
     fold f holds items ``within[folds[f]]`` and trains on the rest of ``within``, in increasing
-    position. ``cache`` (a dict kept by the caller for one data set and one ``settings`` list)
-    stores each fit by setting index and absolute train/test indices, so that selections run
-    under several combining rules, or non-nested and nested runs that share a split, fit each
-    model once.
+    position.
     """
-    within = np.arange(len(y)) if within is None else np.asarray(within)
+    within = np.arange(len(problem.y)) if within is None else np.asarray(within)
     positions = np.arange(len(within))
-    table = [[None] * len(folds) for _ in settings]
+    table = [[None] * len(folds) for _ in problem.settings]
     for f, fold in enumerate(folds):
         test = within[np.sort(fold)]
         train = within[np.setdiff1d(positions, fold)]
-        for s in range(len(settings)):
-            table[s][f] = fitted_scores(fit_and_score, settings, s, X, y, train, test, cache)
+        for s in range(len(problem.settings)):
+            table[s][f] = fitted_scores(problem, s, train, test)
     return table
 
 
-def fitted_scores(fit_and_score: FitAndScore, settings: list[dict], s: int, X, y, train, test, cache: dict | None = None) -> np.ndarray:
+def fitted_scores(problem: GridProblem, s: int, train: np.ndarray, test: np.ndarray) -> np.ndarray:
     """The per-item scores on ``test`` of setting ``s`` trained on ``train``, fitted once per cache."""
     key = (s, train.tobytes(), test.tobytes())
+    cache = problem.cache
     if cache is not None and key in cache:
         return cache[key]
-    scores = np.asarray(fit_and_score(settings[s], X[train], y[train], X[test], y[test]), dtype=float)
+    X, y = problem.X, problem.y
+    scores = np.asarray(problem.fit_and_score(problem.settings[s], X[train], y[train], X[test], y[test]), dtype=float)
     if scores.shape != (len(test),):
         raise ValueError(f"fit_and_score returned {scores.shape} scores for {len(test)} test items")
     if cache is not None:
@@ -140,20 +155,14 @@ class NestedEstimate:
         return combine_fold_scores(self.outer_scores, how)
 
 
-def non_nested_cv(
-    fit_and_score: FitAndScore, settings: list[dict], X, y, folds: Sequence[np.ndarray], combine: str,
-    cache: dict | None = None,
-) -> Selection:
+def non_nested_cv(problem: GridProblem, folds: Sequence[np.ndarray], combine: str) -> Selection:
     """Select a setting by cross-validation and report the winner's own score (optimistic)."""
-    table = held_out_scores(fit_and_score, settings, X, y, folds, cache=cache)
-    setting, score, scores = best_setting(table, combine)
+    setting, score, scores = best_setting(held_out_scores(problem, folds), combine)
     return Selection(setting, score, scores)
 
 
 def nested_cv(
-    fit_and_score: FitAndScore, settings: list[dict], X, y,
-    outer_folds: Sequence[np.ndarray], inner_folds: Sequence[Sequence[np.ndarray]], combine: str,
-    cache: dict | None = None,
+    problem: GridProblem, outer_folds: Sequence[np.ndarray], inner_folds: Sequence[Sequence[np.ndarray]], combine: str
 ) -> NestedEstimate:
     """Repeat the whole selection inside each outer training set; score its winner on the outer fold.
 
@@ -161,17 +170,16 @@ def nested_cv(
     (0 .. n_train - 1, the training items in increasing index order), which is what a splitter
     given ``X[train]`` returns. The inner selection uses ``combine``; the winner is refitted on
     the whole outer training set and scored item by item on the outer fold; ``estimate(how)``
-    combines those. Fits shared with other calls are taken from ``cache``.
+    combines those. Fits shared with other calls are taken from the problem's cache.
     """
     if len(inner_folds) != len(outer_folds):
         raise ValueError(f"{len(inner_folds)} inner partitions given for {len(outer_folds)} outer folds")
-    everything = np.arange(len(y))
+    everything = np.arange(len(problem.y))
     chosen, outer_scores, inner_scores = [], [], []
     for outer, inner in zip(outer_folds, inner_folds):
         train = np.setdiff1d(everything, outer)
-        table = held_out_scores(fit_and_score, settings, X, y, inner, within=train, cache=cache)
-        setting, _, scores = best_setting(table, combine)
+        setting, _, scores = best_setting(held_out_scores(problem, inner, within=train), combine)
         chosen.append(setting)
-        outer_scores.append(fitted_scores(fit_and_score, settings, setting, X, y, train, np.sort(outer), cache))
+        outer_scores.append(fitted_scores(problem, setting, train, np.sort(outer)))
         inner_scores.append(scores)
     return NestedEstimate(tuple(chosen), tuple(outer_scores), tuple(inner_scores))

@@ -16,31 +16,34 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
+from cvsuite.methods.knn import HeldOutTask, blurred_features, held_out_predictions, squared_distances
 from cvsuite.methods.monte_carlo import standard_error
-from cvsuite.methods.knn import blurred_features, held_out_predictions, squared_distances
-from cvsuite.data.shape_images import draw_shape_images, shape_masks
 
 
-def dataset_error_moments(seed: int, images: dict, sigma: float, k: int, fold_counts) -> pd.DataFrame:
+def dataset_error_moments(
+    seed: int, design: ShapeImageDesign, per_class: int, *, sigma: float, k: int, fold_counts
+) -> pd.DataFrame:
     """One dataset's held-out 0/1 errors for each K, reduced to sums that pool across datasets.
 
-    Draw order from ``default_rng(seed)``: the labelled images as in the document's Example, then
-    one stratified partition for each K in ``fold_counts`` (K equal to the number of images is
-    leave-one-out and draws nothing). Per K: the sum of errors S1, the sums of products of two
-    different errors in the same fold and in different folds, the fold size m, the CV accuracy,
-    and the naive standard error of the fold accuracies (sample s.d. / sqrt(K)).
+    Draw order from ``default_rng(seed)``: ``per_class`` labelled images of each class as in the
+    document's Example, then one stratified partition for each K in ``fold_counts`` (K equal to
+    the number of images is leave-one-out and draws nothing). Per K: the sum of errors S1, the
+    sums of products of two different errors in the same fold and in different folds, the fold
+    size m, the CV accuracy, and the naive standard error of the fold accuracies (sample s.d. /
+    sqrt(K), ``standard_error``).
     """
     rng = np.random.default_rng(seed)
-    masks = shape_masks(images["size"])
-    x, y = draw_shape_images(images["per_class"], rng, masks, images["max_shift"], (images["contrast_low"], images["contrast_high"]), images["noise_sd"])
+    x, y = draw_shape_images(per_class, rng, design)
+    n_classes = len(design.masks())
     features = blurred_features(x, sigma)
     ranking = np.argsort(squared_distances(features, features)[None], axis=-1)
     n = len(y)
     rows = []
     for n_folds in fold_counts:
         folds = leave_one_out_folds(n) if n_folds == n else stratified_round_robin_folds(y, n_folds, rng)
-        tested, predictions = held_out_predictions(ranking, y, np.arange(n), folds, [k], len(masks))
+        tested, predictions = held_out_predictions(ranking, HeldOutTask(y, np.arange(n), folds, (k,), n_classes))
         errors = np.zeros(n)
         errors[tested] = predictions[0, :, 0] != y[tested]
         fold_errors = np.array([errors[f].sum() for f in folds])
@@ -77,8 +80,14 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
         mu = block["error_sum"].sum() / (n * datasets)
         s1 = block["error_sum"]
         sigma2 = float(np.mean(s1 - 2 * mu * s1 + n * mu**2) / n)  # errors are 0/1, so e^2 = e
-        omega = float(np.mean(block["same_fold_products"] - 2 * mu * (m - 1) * s1 + n * (m - 1) * mu**2) / (n * (m - 1))) if m > 1 else np.nan
-        gamma = float(np.mean(block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2) / (n * (n - m)))
+        omega = (
+            float(np.mean(block["same_fold_products"] - 2 * mu * (m - 1) * s1 + n * (m - 1) * mu**2) / (n * (m - 1)))
+            if m > 1
+            else np.nan
+        )
+        gamma = float(
+            np.mean(block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2) / (n * (n - m))
+        )
         cv_error = 1 - block["cv_accuracy"]
         variance = float(np.mean((cv_error - mu) ** 2))
         identity = sigma2 / n + ((m - 1) / n * omega if m > 1 else 0.0) + (n - m) / n * gamma

@@ -10,14 +10,24 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cvsuite.methods.knn import held_out_predictions_literal, squared_distances
+from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
+from cvsuite.methods.folds import consecutive_folds, stratified_round_robin_folds
+from cvsuite.methods.knn import HeldOutTask, blurred_features, held_out_predictions_literal, squared_distances
 from cvsuite.methods.monte_carlo import standard_error
 
 
 def true_accuracy_range(estimates: pd.DataFrame) -> pd.DataFrame:
     """The range of the fixed classifier's true accuracy over datasets ("0.560-0.650")."""
     per_dataset = estimates.groupby("dataset", sort=True)["true_accuracy"].first()
-    return pd.DataFrame([{"n_datasets": len(per_dataset), "true_accuracy_min": per_dataset.min(), "true_accuracy_max": per_dataset.max()}])
+    return pd.DataFrame(
+        [
+            {
+                "n_datasets": len(per_dataset),
+                "true_accuracy_min": per_dataset.min(),
+                "true_accuracy_max": per_dataset.max(),
+            }
+        ]
+    )
 
 
 def estimator_summary(estimates: pd.DataFrame, order: list[str]) -> pd.DataFrame:
@@ -88,8 +98,28 @@ def spread_findings(summary: pd.DataFrame, repeated: pd.DataFrame, holdout: str,
     )
 
 
+def crosscheck_table(
+    design: ShapeImageDesign, per_class: int, *, sigma: float, k: int, n_folds: int, seed: int
+) -> pd.DataFrame:
+    """The listing's closing scikit-learn cross-check, as a one-row table (``sklearn_crosscheck``).
+
+    Draw order from ``default_rng(seed)``: one dataset of ``per_class`` images per class, then one
+    ``stratified_round_robin_folds`` partition into ``n_folds``; the classifier blurs by ``sigma``
+    and votes among ``k`` neighbours. ``seed`` is also scikit-learn's ``random_state``.
+    """
+    rng = np.random.default_rng(seed)
+    images, labels = draw_shape_images(per_class, rng, design)
+    folds = stratified_round_robin_folds(labels, n_folds, rng)
+    return pd.DataFrame([sklearn_crosscheck(blurred_features(images, sigma), labels, folds, k, seed)])
+
+
 def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.ndarray], k: int, seed: int) -> dict:
-    """Compare our folds and K-fold accuracy with scikit-learn's on the same images."""
+    """Compare our folds and K-fold accuracy with scikit-learn's on the same images.
+
+    Our stratified folds against ``StratifiedKFold(shuffle=True)``'s per-class counts, unshuffled
+    ``KFold`` against ``consecutive_folds``, and our pooled K-fold accuracy against
+    ``cross_val_score`` of ``KNeighborsClassifier`` on the same splits.
+    """
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
     from sklearn.neighbors import KNeighborsClassifier
 
@@ -100,11 +130,16 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
         np.array_equal(np.bincount(labels[a], minlength=n_classes), np.bincount(labels[b], minlength=n_classes))
         for a, b in zip(folds, theirs)
     )
-    blocks = all(np.array_equal(test, block) for (_, test), block in zip(KFold(n_folds).split(features), np.array_split(np.arange(n), n_folds)))
+    blocks = all(
+        np.array_equal(test, block)
+        for (_, test), block in zip(KFold(n_folds).split(features), consecutive_folds(n, n_folds))
+    )
     splits = [(np.setdiff1d(np.arange(n), test), test) for test in folds]
     sklearn_accuracy = float(cross_val_score(KNeighborsClassifier(k), features, labels, cv=splits).mean())
     distances = squared_distances(features, features)[None]
-    tested, predictions = held_out_predictions_literal(distances, labels, np.arange(n), folds, [k], n_classes)
+    tested, predictions = held_out_predictions_literal(
+        distances, HeldOutTask(labels, np.arange(n), folds, (k,), n_classes)
+    )
     ours = float((predictions[0, :, 0] == labels[tested]).mean())
     return {
         "folds": n_folds,

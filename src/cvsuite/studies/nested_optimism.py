@@ -7,7 +7,6 @@ datasets; plus how optimism grows with the number of candidates ("Estimating Out
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import standard_error
@@ -31,7 +30,9 @@ def selection_summary(selection: pd.DataFrame, n_candidates: int) -> pd.DataFram
                 "nested_error_mean": rows["nested_error"].mean(),
                 "nested_error_mean_se": standard_error(rows["nested_error"]),
                 "nested_error_positive": int((rows["nested_estimate"] > rows["true_accuracy"]).sum()),
-                "nested_error_within_2se": bool(abs(rows["nested_error"].mean()) <= 2 * standard_error(rows["nested_error"])),
+                "nested_error_within_2se": bool(
+                    abs(rows["nested_error"].mean()) <= 2 * standard_error(rows["nested_error"])
+                ),
             }
         ]
     )
@@ -39,7 +40,9 @@ def selection_summary(selection: pd.DataFrame, n_candidates: int) -> pd.DataFram
 
 def candidate_growth(selection: pd.DataFrame) -> pd.DataFrame:
     """Optimism and nested error for each candidate-set size, with Monte Carlo standard errors."""
-    return pd.concat([selection_summary(selection, n) for n in sorted(selection["n_candidates"].unique())], ignore_index=True)
+    return pd.concat(
+        [selection_summary(selection, n) for n in sorted(selection["n_candidates"].unique())], ignore_index=True
+    )
 
 
 def growth_findings(selection: pd.DataFrame) -> pd.DataFrame:

@@ -7,13 +7,76 @@ ones. "Held" means the criterion is met at the new scale.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import standard_error
 
+EX = "Cross-Validation"
+RC = "Regularization and Cross-Validation"
+# Each conclusion in the words of the document that states it.
+WORDS = {
+    "no_estimator_bias": {
+        "document": EX,
+        "words": "none of the four estimators shows a bias that 40 datasets can distinguish from zero",
+    },
+    "holdout_twice_as_variable": {
+        "document": EX,
+        "words": "its error varies about twice as much as that of 5-fold cross-validation",
+    },
+    "winner_overstates": {
+        "document": EX,
+        "words": "The winner's cross-validation score overstates the chosen model's accuracy on almost every dataset",
+    },
+    "nested_as_often_high_as_low": {
+        "document": EX,
+        "words": "The nested estimate ... shows no such bias: it is as often too high as too low",
+    },
+    "gap_grows_with_candidates": {
+        "document": "Estimating Out-of-Sample Error",
+        "words": "the gap grows with the number of candidates tried",
+    },
+    "cv_biased_upward": {"document": RC, "words": "The bias is always upward, so it makes every model look worse"},
+    "bias_falls_with_k": {"document": RC, "words": "The bias falls monotonically"},
+    "loo_zero_spread": {"document": RC, "words": "the spread across shuffles (red) collapses to exactly zero at K = N"},
+    "std_error_understates_spread": {
+        "document": RC,
+        "words": "the spread across 40 different shuffles was 0.075755 — "
+        "nearly three times larger [than the standard error]",
+    },
+    "penalty_trades_train_for_expected": {
+        "document": RC,
+        "words": "a 49 percent rise in training risk bought a 75 percent fall in expected risk",
+    },
+}
 
-def _bootstrapstandard_error(statistic, frames: list[pd.DataFrame], key: str, draws: int, seed: int) -> float:
+
+@dataclass(frozen=True)
+class Evidence:
+    """One scale's rows: shape-image estimates and selection rows (steps shape_image_datasets),
+    K-bias rows and ridge exchange rows of the regression samples (one column ``dataset`` each)."""
+
+    estimates: pd.DataFrame
+    selection: pd.DataFrame
+    k_bias: pd.DataFrame
+    exchange: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class ShapeCriteria:
+    """How the shape-image sentences are read: the estimators they name, "almost every", the bootstrap."""
+
+    holdout: str
+    kfold: str
+    almost_every: float
+    bootstrap: int
+    bootstrap_seed: int
+    document_datasets: int
+
+
+def _bootstrap_standard_error(statistic, frames: list[pd.DataFrame], key: str, draws: int, seed: int) -> float:
     """Bootstrap standard error of a statistic of per-dataset rows, resampling whole datasets."""
     rng = np.random.default_rng(seed)
     datasets = np.array(sorted(frames[0][key].unique()))
@@ -23,7 +86,10 @@ def _bootstrapstandard_error(statistic, frames: list[pd.DataFrame], key: str, dr
     for _ in range(draws):
         chosen = rng.choice(datasets, len(datasets))
         counts = pd.Series(chosen).value_counts()
-        resampled = [f.merge(counts.rename("weight"), left_on=key, right_index=True).loc[lambda d: d.index.repeat(d["weight"])] for f in frames]
+        resampled = [
+            f.merge(counts.rename("weight"), left_on=key, right_index=True).loc[lambda d: d.index.repeat(d["weight"])]
+            for f in frames
+        ]
         values.append(statistic(*resampled))
     return float(np.std(values, ddof=1))
 
@@ -33,39 +99,81 @@ def _sd_ratio(estimates: pd.DataFrame, numerator: str, denominator: str) -> floa
     return float(sd[numerator] / sd[denominator])
 
 
-def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, holdout: str, kfold: str,
-                            almost_every: float, bootstrap: int, seed: int, document_datasets: int) -> list[dict]:
+def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, criteria: ShapeCriteria) -> list[dict]:
     """The conclusions of "Cross-Validation", Example, on one set of shape-image datasets.
 
     "A bias that 40 datasets can distinguish from zero" is read literally: the mean error must lie
     within two standard errors of a 40-dataset mean (s.d. / sqrt(40)), whatever the number of
     datasets that measure it.
     """
+    holdout, kfold, almost_every = criteria.holdout, criteria.kfold, criteria.almost_every
+    document_datasets = criteria.document_datasets
     rows = []
     stats = {}
     for name, errors in estimates.groupby("estimator", sort=False)["error"]:
         stats[name] = (errors.mean(), standard_error(errors), errors.std(ddof=1) / np.sqrt(document_datasets))
     worst = max(stats, key=lambda n: abs(stats[n][0]) / stats[n][2])
     mean, se, se_doc = stats[worst]
-    rows.append({"conclusion": "no_estimator_bias",
-                 "statistic": f"mean estimate - true of the estimator furthest from 0 in units of a {document_datasets}-dataset s.e. ({worst})",
-                 "criterion": f"|mean| < 2 s.e. of a {document_datasets}-dataset mean", "estimate": mean, "se": se,
-                 "held": bool(abs(mean) < 2 * se_doc)})
+    rows.append(
+        {
+            "conclusion": "no_estimator_bias",
+            "statistic": f"mean estimate - true of the estimator furthest from 0 in units of a "
+            f"{document_datasets}-dataset s.e. ({worst})",
+            "criterion": f"|mean| < 2 s.e. of a {document_datasets}-dataset mean",
+            "estimate": mean,
+            "se": se,
+            "held": bool(abs(mean) < 2 * se_doc),
+        }
+    )
     ratio = _sd_ratio(estimates, holdout, kfold)
-    ratio_se = _bootstrapstandard_error(lambda e: _sd_ratio(e, holdout, kfold), [estimates], "dataset", bootstrap, seed)
-    rows.append({"conclusion": "holdout_twice_as_variable", "statistic": f"s.d.(holdout error) / s.d.({kfold} error)",
-                 "criterion": "1.5 <= ratio < 2.5 (reads 'about twice')", "estimate": ratio, "se": ratio_se, "held": bool(1.5 <= ratio < 2.5)})
+    ratio_se = _bootstrap_standard_error(
+        lambda e: _sd_ratio(e, holdout, kfold), [estimates], "dataset", criteria.bootstrap, criteria.bootstrap_seed
+    )
+    rows.append(
+        {
+            "conclusion": "holdout_twice_as_variable",
+            "statistic": f"s.d.(holdout error) / s.d.({kfold} error)",
+            "criterion": "1.5 <= ratio < 2.5 (reads 'about twice')",
+            "estimate": ratio,
+            "se": ratio_se,
+            "held": bool(1.5 <= ratio < 2.5),
+        }
+    )
     full = selection[selection["n_candidates"] == selection["n_candidates"].max()]
     over = (full["non_nested_score"] > full["true_accuracy"]).to_numpy(float)
-    rows.append({"conclusion": "winner_overstates", "statistic": "share of datasets where the winner's CV score exceeds its true accuracy",
-                 "criterion": f"share >= {almost_every} ('almost every')", "estimate": over.mean(), "se": standard_error(over), "held": bool(over.mean() >= almost_every)})
+    rows.append(
+        {
+            "conclusion": "winner_overstates",
+            "statistic": "share of datasets where the winner's CV score exceeds its true accuracy",
+            "criterion": f"share >= {almost_every} ('almost every')",
+            "estimate": over.mean(),
+            "se": standard_error(over),
+            "held": bool(over.mean() >= almost_every),
+        }
+    )
     high = (full["nested_estimate"] > full["true_accuracy"]).to_numpy(float)
-    rows.append({"conclusion": "nested_as_often_high_as_low", "statistic": "share of datasets where the nested estimate exceeds the true accuracy",
-                 "criterion": "|share - 0.5| < 2 SE", "estimate": high.mean(), "se": standard_error(high), "held": bool(abs(high.mean() - 0.5) < 2 * standard_error(high))})
+    rows.append(
+        {
+            "conclusion": "nested_as_often_high_as_low",
+            "statistic": "share of datasets where the nested estimate exceeds the true accuracy",
+            "criterion": "|share - 0.5| < 2 SE",
+            "estimate": high.mean(),
+            "se": standard_error(high),
+            "held": bool(abs(high.mean() - 0.5) < 2 * standard_error(high)),
+        }
+    )
     by_size = selection.pivot(index="dataset", columns="n_candidates", values="optimism")
     gain = by_size[by_size.columns.max()] - by_size[by_size.columns.min()]
-    rows.append({"conclusion": "gap_grows_with_candidates", "statistic": f"optimism with {by_size.columns.max()} settings - with {by_size.columns.min()} (paired)",
-                 "criterion": "gain > 2 SE", "estimate": gain.mean(), "se": standard_error(gain), "held": bool(gain.mean() > 2 * standard_error(gain))})
+    rows.append(
+        {
+            "conclusion": "gap_grows_with_candidates",
+            "statistic": f"optimism with {by_size.columns.max()} settings - with {by_size.columns.min()} (paired)",
+            "criterion": "gain > 2 SE",
+            "estimate": gain.mean(),
+            "se": standard_error(gain),
+            "held": bool(gain.mean() > 2 * standard_error(gain)),
+        }
+    )
     return rows
 
 
@@ -87,41 +195,90 @@ def k_bias_conclusions(bias: pd.DataFrame, almost_every: float) -> list[dict]:
     weakest = min(ks, key=lambda k: shares[k][0])
     share, se = shares[weakest]
     single = len(by_k) == 1
-    rows.append({"conclusion": "cv_biased_upward", "statistic": f"share of samples with an upward bias, at the K where it is smallest (K = {weakest})",
-                 "criterion": "every K: share > 0.5 + 2 SE" if not single else "upward for every K",
-                 "estimate": share, "se": se, "held": bool(all(m > 0.5 + (0 if single else 2 * e) for m, e in shares.values()))})
+    rows.append(
+        {
+            "conclusion": "cv_biased_upward",
+            "statistic": f"share of samples with an upward bias, at the K where it is smallest (K = {weakest})",
+            "criterion": "every K: share > 0.5 + 2 SE" if not single else "upward for every K",
+            "estimate": share,
+            "se": se,
+            "held": bool(all(m > 0.5 + (0 if single else 2 * e) for m, e in shares.values())),
+        }
+    )
     falls = np.all(np.diff(by_k.to_numpy(), axis=1) < 0, axis=1)
     share, se = _share(falls)
-    rows.append({"conclusion": "bias_falls_with_k", "statistic": f"share of samples whose bias falls at every step of K = {', '.join(map(str, ks))}",
-                 "criterion": f"share >= {almost_every}", "estimate": share, "se": se, "held": bool(share >= almost_every)})
+    rows.append(
+        {
+            "conclusion": "bias_falls_with_k",
+            "statistic": f"share of samples whose bias falls at every step of K = {', '.join(map(str, ks))}",
+            "criterion": f"share >= {almost_every}",
+            "estimate": share,
+            "se": se,
+            "held": bool(share >= almost_every),
+        }
+    )
     loo = bias.loc[bias["K"] == bias["K"].max(), "spread_over_shuffles"]
-    rows.append({"conclusion": "loo_zero_spread", "statistic": "largest spread of the leave-one-out estimate over shuffles",
-                 "criterion": "exactly 0 on every sample", "estimate": float(loo.max()), "se": 0.0, "held": bool((loo == 0).all())})
+    rows.append(
+        {
+            "conclusion": "loo_zero_spread",
+            "statistic": "largest spread of the leave-one-out estimate over shuffles",
+            "criterion": "exactly 0 on every sample",
+            "estimate": float(loo.max()),
+            "se": 0.0,
+            "held": bool((loo == 0).all()),
+        }
+    )
     middle = 5 if 5 in ks else ks[len(ks) // 2]
     at_k = bias[bias["K"] == middle]
     share, se = _share(at_k["spread_over_shuffles"] > at_k["std_error"])
-    rows.append({"conclusion": "std_error_understates_spread", "statistic": f"share of samples where the spread over shuffles exceeds one partition's standard error (K = {middle})",
-                 "criterion": "share > 0.5 + 2 SE" if not single else "spread > standard error", "estimate": share, "se": se,
-                 "held": bool(share > 0.5 + (0 if single else 2 * se))})
+    rows.append(
+        {
+            "conclusion": "std_error_understates_spread",
+            "statistic": "share of samples where the spread over shuffles exceeds one partition's standard error "
+            f"(K = {middle})",
+            "criterion": "share > 0.5 + 2 SE" if not single else "spread > standard error",
+            "estimate": share,
+            "se": se,
+            "held": bool(share > 0.5 + (0 if single else 2 * se)),
+        }
+    )
     return rows
 
 
 def ridge_conclusions(exchange: pd.DataFrame) -> list[dict]:
     """§8.2.3: the penalty buys expected risk with training risk."""
     bought = ((exchange["expected_risk_fall_percent"] > 0) & (exchange["train_risk_rise_percent"] > 0)).to_numpy(float)
-    return [{"conclusion": "penalty_trades_train_for_expected", "statistic": "share of samples where the best lambda lowers expected risk and raises training risk",
-             "criterion": "share >= 0.9" if len(bought) > 1 else "true on the sample", "estimate": bought.mean(), "se": standard_error(bought),
-             "held": bool(bought.mean() >= (0.9 if len(bought) > 1 else 1.0))}]
+    return [
+        {
+            "conclusion": "penalty_trades_train_for_expected",
+            "statistic": "share of samples where the best lambda lowers expected risk and raises training risk",
+            "criterion": "share >= 0.9" if len(bought) > 1 else "true on the sample",
+            "estimate": bought.mean(),
+            "se": standard_error(bought),
+            "held": bool(bought.mean() >= (0.9 if len(bought) > 1 else 1.0)),
+        }
+    ]
 
 
-def side_by_side(document: list[dict], fresh: list[dict], words: dict[str, dict], datasets: dict[str, tuple[int, int]]) -> pd.DataFrame:
+def conclusions(evidence: Evidence, criteria: ShapeCriteria) -> list[dict]:
+    """Every conclusion on one scale's rows, shape images first, each with the datasets it reads.
+
+    ``datasets`` counts the shape-image datasets for the shape-image sentences, the regression
+    samples for the others.
+    """
+    shape = shape_image_conclusions(evidence.estimates, evidence.selection, criteria)
+    regression = k_bias_conclusions(evidence.k_bias, criteria.almost_every) + ridge_conclusions(evidence.exchange)
+    n_shape, n_regression = evidence.estimates["dataset"].nunique(), evidence.k_bias["dataset"].nunique()
+    return [{**row, "datasets": n_shape} for row in shape] + [{**row, "datasets": n_regression} for row in regression]
+
+
+def side_by_side(document: list[dict], fresh: list[dict], words: dict[str, dict] = WORDS) -> pd.DataFrame:
     """One row per conclusion: the document's words, both scales, the verdict."""
     fresh_by_id = {r["conclusion"]: r for r in fresh}
     rows = []
     for doc in document:
         new = fresh_by_id[doc["conclusion"]]
         w = words[doc["conclusion"]]
-        n_doc, n_new = datasets[doc["conclusion"]]
         rows.append(
             {
                 "conclusion": doc["conclusion"],
@@ -129,11 +286,11 @@ def side_by_side(document: list[dict], fresh: list[dict], words: dict[str, dict]
                 "words": w["words"],
                 "statistic": new["statistic"],
                 "criterion": new["criterion"],
-                "document_datasets": n_doc,
+                "document_datasets": doc["datasets"],
                 "document_estimate": doc["estimate"],
                 "document_se": doc["se"],
                 "held_at_document_scale": doc["held"],
-                "new_datasets": n_new,
+                "new_datasets": new["datasets"],
                 "new_estimate": new["estimate"],
                 "new_se": new["se"],
                 "held": new["held"],

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
 from cvsuite.methods.knn import (
+    HeldOutTask,
     blurred_features,
     has_row_ties,
     held_out_predictions,
@@ -30,7 +32,16 @@ from cvsuite.methods.knn import (
     predict_all_k,
     squared_distances,
 )
-from cvsuite.data.shape_images import draw_shape_images, shape_masks
+
+
+def holdout_name(holdout_folds: int) -> str:
+    """The holdout as the document prints it: the first fold of K is "holdout 20%" for K = 5."""
+    return f"holdout {round(100 / holdout_folds)}%"
+
+
+def kfold_name(n_folds: int) -> str:
+    """A K-fold estimator as the document prints it: "5-fold"."""
+    return f"{n_folds}-fold"
 
 
 @dataclass(frozen=True)
@@ -39,10 +50,7 @@ class ShapeStudySettings:
 
     images_per_class: int
     fresh_per_class: int
-    image_size: int
-    max_shift: int
-    contrast: tuple[float, float]
-    noise_sd: float
+    design: ShapeImageDesign
     sigmas: tuple[float, ...]
     ks: tuple[int, ...]
     fixed_sigma: float
@@ -57,16 +65,13 @@ class ShapeStudySettings:
     candidate_sets: tuple[tuple[tuple[float, ...], tuple[int, ...]], ...]
 
     @classmethod
-    def from_config(cls, shape_images: dict, knn_estimators: dict, nested_optimism: dict) -> "ShapeStudySettings":
+    def from_config(cls, shape_images: dict, knn_estimators: dict, nested_optimism: dict) -> ShapeStudySettings:
         """Settings from the config blocks shape_images, knn_estimators (Part 1), nested_optimism (Part 2)."""
         images, p1, p2 = shape_images["images"], knn_estimators, nested_optimism
         return cls(
             images_per_class=images["per_class"],
             fresh_per_class=images["fresh_per_class"],
-            image_size=images["size"],
-            max_shift=images["max_shift"],
-            contrast=(images["contrast_low"], images["contrast_high"]),
-            noise_sd=images["noise_sd"],
+            design=ShapeImageDesign.from_config(images),
             sigmas=tuple(shape_images["grid"]["sigmas"]),
             ks=tuple(shape_images["grid"]["ks"]),
             fixed_sigma=p1["sigma"],
@@ -83,7 +88,7 @@ class ShapeStudySettings:
 
     def estimator_names(self) -> list[str]:
         """Part 1's estimators in draw order, named as the document prints them."""
-        return [f"holdout {round(100 / self.holdout_folds)}%"] + [f"{k}-fold" for k in self.kfold_folds] + ["leave-one-out"]
+        return [holdout_name(self.holdout_folds)] + [kfold_name(k) for k in self.kfold_folds] + ["leave-one-out"]
 
 
 @dataclass
@@ -101,10 +106,9 @@ class _Dataset:
     def __init__(self, seed: int, s: ShapeStudySettings):
         self.settings = s
         self.rng = np.random.default_rng(seed)
-        masks = shape_masks(s.image_size)
-        self.n_classes = len(masks)
-        self.images, self.labels = draw_shape_images(s.images_per_class, self.rng, masks, s.max_shift, s.contrast, s.noise_sd)
-        self.fresh, self.fresh_labels = draw_shape_images(s.fresh_per_class, self.rng, masks, s.max_shift, s.contrast, s.noise_sd)
+        self.n_classes = len(s.design.masks())
+        self.images, self.labels = draw_shape_images(s.images_per_class, self.rng, s.design)
+        self.fresh, self.fresh_labels = draw_shape_images(s.fresh_per_class, self.rng, s.design)
         self.features = {sigma: blurred_features(self.images, sigma) for sigma in s.sigmas}
         self.distances = np.stack([squared_distances(self.features[sigma], self.features[sigma]) for sigma in s.sigmas])
         # Sort each distance row once; if two distances in a row tie, fall back to the document's
@@ -124,11 +128,11 @@ class _Dataset:
     def hits(self, universe: np.ndarray, folds: list[np.ndarray], blur_rows=None) -> np.ndarray:
         """Correct held-out predictions, shape (n_blurs, n_ks), pooled over the folds."""
         rows = slice(None) if blur_rows is None else blur_rows
-        args = (self.labels, universe, folds, self.settings.ks, self.n_classes)
+        task = HeldOutTask(self.labels, universe, folds, self.settings.ks, self.n_classes)
         if self.ranking is not None:
-            tested, predictions = held_out_predictions(self.ranking[rows], *args)
+            tested, predictions = held_out_predictions(self.ranking[rows], task)
         else:
-            tested, predictions = held_out_predictions_literal(self.distances[rows], *args)
+            tested, predictions = held_out_predictions_literal(self.distances[rows], task)
         return (predictions == self.labels[tested][None, :, None]).sum(axis=1)
 
     def fixed_accuracy(self, folds: list[np.ndarray]) -> float:
@@ -169,8 +173,22 @@ def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
         for r in range(s.repartitions):
             holdout = stratified_round_robin_folds(y, s.holdout_folds, rng)[:1]
             kfold = stratified_round_robin_folds(y, s.repartition_folds, rng)
-            repeated.append({"dataset": seed, "repetition": r, "estimator": s.estimator_names()[0], "estimate": data.fixed_accuracy(holdout)})
-            repeated.append({"dataset": seed, "repetition": r, "estimator": f"{s.repartition_folds}-fold", "estimate": data.fixed_accuracy(kfold)})
+            repeated.append(
+                {
+                    "dataset": seed,
+                    "repetition": r,
+                    "estimator": s.estimator_names()[0],
+                    "estimate": data.fixed_accuracy(holdout),
+                }
+            )
+            repeated.append(
+                {
+                    "dataset": seed,
+                    "repetition": r,
+                    "estimator": kfold_name(s.repartition_folds),
+                    "estimate": data.fixed_accuracy(kfold),
+                }
+            )
     repartitions = pd.DataFrame(repeated, columns=["dataset", "repetition", "estimator", "estimate"])
 
     # Part 2: selection over the grid, non-nested and nested, with the draws of the full procedure.

@@ -10,26 +10,82 @@ optimism it finds is set beside the shape-image study's ("Cross-Validation", Exa
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from cvsuite.methods.folds import legacy_shuffled_kfold
+from cvsuite.methods.folds import consecutive_folds, legacy_shuffled_kfold
 from cvsuite.methods.monte_carlo import standard_error
-from cvsuite.methods.nested_selection import COMBINES, FitAndScore, nested_cv, non_nested_cv
+from cvsuite.methods.nested_selection import COMBINES, FitAndScore, GridProblem, nested_cv, non_nested_cv
 
-SHAPE_COLUMNS = ("dataset", "n_candidates", "winner_sigma", "winner_k", "non_nested_score", "nested_estimate", "true_accuracy")
+# Registry rows of the gallery's printed output that the figures draw as references: today's mean
+# and s.d. of the difference, and the mean printed before scikit-learn 0.22 (GridSearchCV iid=True).
+PUBLISHED_REFERENCES = {
+    "mean": "sklearn-gallery.nested.average-difference",
+    "sd": "sklearn-gallery.nested.std-dev",
+    "mean_iid": "sklearn-gallery.nested.iid.average-difference",
+}
+SHAPE_COLUMNS = (
+    "dataset",
+    "n_candidates",
+    "winner_sigma",
+    "winner_k",
+    "non_nested_score",
+    "nested_estimate",
+    "true_accuracy",
+)
 
 
 def setting_label(setting: dict) -> str:
     """``{"C": 10, "gamma": 0.1}`` -> ``"C=10 gamma=0.1"``."""
-    return " ".join(f"{name}={value:g}" if isinstance(value, (int, float)) else f"{name}={value}" for name, value in setting.items())
+    return " ".join(
+        f"{name}={value:g}" if isinstance(value, (int, float)) else f"{name}={value}" for name, value in setting.items()
+    )
+
+
+def check_design(params: dict, n: int) -> None:
+    """Relations between the study's config keys that the schema cannot state; the message names the key.
+
+    The reference pair of rules must be among those run, and every outer training set of the n
+    items must hold at least ``inner_folds`` items.
+    """
+    if params["reference_combine"] not in params["combines"]:
+        raise ValueError(
+            f"config.yaml: sklearn_nested_iris.reference_combine = {params['reference_combine']} "
+            f"is not among sklearn_nested_iris.combines = {params['combines']}"
+        )
+    smallest_train = n - -(-n // params["outer_folds"])
+    if params["inner_folds"] > smallest_train:
+        raise ValueError(
+            f"config.yaml: sklearn_nested_iris.inner_folds = {params['inner_folds']} exceeds the "
+            f"smallest outer training set ({smallest_train} items with outer_folds = {params['outer_folds']})"
+        )
+
+
+def fold_sizes(n: int, outer: int, inner: int) -> str:
+    """ "outer folds 38/38/37/37 items, inner folds 28-29 items": the sizes that make the two rules differ.
+
+    The sizes of ``KFold`` (``consecutive_folds``) on n items, and inside each outer training set.
+    """
+    outer_sizes = [len(c) for c in consecutive_folds(n, outer)]
+    inner_sizes = {len(c) for size in set(outer_sizes) for c in consecutive_folds(n - size, inner)}
+    return (
+        f"outer folds {'/'.join(map(str, outer_sizes))} items, inner folds {min(inner_sizes)}-{max(inner_sizes)} items"
+    )
 
 
 def gallery_trials(
-    X, y, settings: list[dict], fit_and_score: FitAndScore, trials: int, n_outer: int, n_inner: int,
-    first_seed: int, combines: Sequence[str] = COMBINES,
+    X,
+    y,
+    settings: list[dict],
+    fit_and_score: FitAndScore,
+    *,
+    trials: int,
+    n_outer: int,
+    n_inner: int,
+    first_seed: int,
+    combines: Sequence[str] = COMBINES,
 ) -> pd.DataFrame:
     """One row per trial and pair (inner rule, outer rule): non-nested score, nested score, difference.
 
@@ -47,26 +103,28 @@ def gallery_trials(
     rows = []
     for trial in range(trials):
         seed = first_seed + trial
-        cache: dict = {}
+        problem = GridProblem(fit_and_score, settings, X, y, cache={})
         search_folds = legacy_shuffled_kfold(n, n_inner, seed)
         outer_folds = legacy_shuffled_kfold(n, n_outer, seed)
         inner_folds = [legacy_shuffled_kfold(n - len(fold), n_inner, seed) for fold in outer_folds]
         for inner_how in combines:
-            search = non_nested_cv(fit_and_score, settings, X, y, search_folds, inner_how, cache)
-            nested = nested_cv(fit_and_score, settings, X, y, outer_folds, inner_folds, inner_how, cache)
+            search = non_nested_cv(problem, search_folds, inner_how)
+            nested = nested_cv(problem, outer_folds, inner_folds, inner_how)
             for outer_how in combines:
                 estimate = nested.estimate(outer_how)
-                rows.append({
-                    "trial": trial,
-                    "random_state": seed,
-                    "inner_combine": inner_how,
-                    "outer_combine": outer_how,
-                    "non_nested_score": search.score,
-                    "nested_score": estimate,
-                    "difference": search.score - estimate,
-                    "non_nested_setting": setting_label(settings[search.setting]),
-                    "nested_settings": "; ".join(setting_label(settings[s]) for s in nested.chosen),
-                })
+                rows.append(
+                    {
+                        "trial": trial,
+                        "random_state": seed,
+                        "inner_combine": inner_how,
+                        "outer_combine": outer_how,
+                        "non_nested_score": search.score,
+                        "nested_score": estimate,
+                        "difference": search.score - estimate,
+                        "non_nested_setting": setting_label(settings[search.setting]),
+                        "nested_settings": "; ".join(setting_label(settings[s]) for s in nested.chosen),
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -87,22 +145,26 @@ def difference_summary(trials: pd.DataFrame, reference: str = "mean_of_folds") -
         nested_changes = sum(
             a != b
             for trial in group.index
-            for a, b in zip(group.at[trial, "nested_settings"].split("; "), base.at[trial, "nested_settings"].split("; "))
+            for a, b in zip(
+                group.at[trial, "nested_settings"].split("; "), base.at[trial, "nested_settings"].split("; ")
+            )
         )
-        rows.append({
-            "inner_combine": inner_how,
-            "outer_combine": outer_how,
-            "trials": len(group),
-            "mean_non_nested_score": group["non_nested_score"].mean(),
-            "mean_nested_score": group["nested_score"].mean(),
-            "mean_difference": float(difference.mean()),
-            "sd_difference": float(difference.std()),
-            "mean_difference_se": standard_error(difference),
-            "trials_non_nested_higher": int(np.sum(difference > 0)),
-            "trials_equal": int(np.sum(difference == 0)),
-            "non_nested_winner_changes": int((group["non_nested_setting"] != base["non_nested_setting"]).sum()),
-            "nested_choice_changes": int(nested_changes),
-        })
+        rows.append(
+            {
+                "inner_combine": inner_how,
+                "outer_combine": outer_how,
+                "trials": len(group),
+                "mean_non_nested_score": group["non_nested_score"].mean(),
+                "mean_nested_score": group["nested_score"].mean(),
+                "mean_difference": float(difference.mean()),
+                "sd_difference": float(difference.std()),
+                "mean_difference_se": standard_error(difference),
+                "trials_non_nested_higher": int(np.sum(difference > 0)),
+                "trials_equal": int(np.sum(difference == 0)),
+                "non_nested_winner_changes": int((group["non_nested_setting"] != base["non_nested_setting"]).sum()),
+                "nested_choice_changes": int(nested_changes),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -114,7 +176,9 @@ def shape_image_optimism(table: pd.DataFrame, n_candidates: int) -> np.ndarray:
     """
     missing = [c for c in SHAPE_COLUMNS if c not in table.columns]
     if missing:
-        raise ValueError(f"the shape-image table lacks column(s) {', '.join(missing)} (it has {', '.join(map(str, table.columns))})")
+        raise ValueError(
+            f"the shape-image table lacks column(s) {', '.join(missing)} (it has {', '.join(map(str, table.columns))})"
+        )
     chosen = table[table["n_candidates"] == n_candidates]
     if chosen.empty:
         sizes = sorted(table["n_candidates"].unique().tolist())
@@ -136,16 +200,50 @@ def optimism_side_by_side(studies: dict[str, tuple[np.ndarray, int, int]]) -> tu
     for label, (optimism, candidates, n_items) in studies.items():
         optimism = np.asarray(optimism, dtype=float)
         long_rows += [{"study": label, "replicate": i, "optimism": value} for i, value in enumerate(optimism)]
-        summary_rows.append({
-            "study": label,
-            "n_candidates": candidates,
-            "n_items": n_items,
-            "replicates": len(optimism),
-            "mean_optimism": float(optimism.mean()),
-            "mean_optimism_se": standard_error(optimism),
-            "sd_optimism": float(optimism.std(ddof=1)),
-            "min_optimism": float(optimism.min()),
-            "max_optimism": float(optimism.max()),
-            "replicates_positive": int(np.sum(optimism > 0)),
-        })
+        summary_rows.append(
+            {
+                "study": label,
+                "n_candidates": candidates,
+                "n_items": n_items,
+                "replicates": len(optimism),
+                "mean_optimism": float(optimism.mean()),
+                "mean_optimism_se": standard_error(optimism),
+                "sd_optimism": float(optimism.std(ddof=1)),
+                "min_optimism": float(optimism.min()),
+                "max_optimism": float(optimism.max()),
+                "replicates_positive": int(np.sum(optimism > 0)),
+            }
+        )
     return pd.DataFrame(long_rows), pd.DataFrame(summary_rows)
+
+
+def iris_beside_shape_images(
+    gallery: pd.DataFrame,
+    shapes: pd.DataFrame,
+    *,
+    n_settings: int,
+    n_items: int,
+    shape_candidates: int,
+    shape_items: int,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``optimism_side_by_side`` of the gallery's trials (one row each) and the shape-image datasets.
+
+    Iris's optimism is each trial's difference; the shape images' is ``shape_image_optimism`` of
+    nested_optimism's ``per_dataset`` table at ``shape_candidates`` settings. Each is labelled with
+    its learner, settings, items and replicates.
+    """
+    shape_optimism = shape_image_optimism(shapes, shape_candidates)
+    return optimism_side_by_side(
+        {
+            f"iris, SVC ({n_settings} settings, {n_items} items, {len(gallery)} trials)": (
+                gallery["difference"].to_numpy(),
+                n_settings,
+                n_items,
+            ),
+            f"shape images, kNN ({shape_candidates} settings, {shape_items} items, {len(shape_optimism)} datasets)": (
+                shape_optimism,
+                shape_candidates,
+                shape_items,
+            ),
+        }
+    )

@@ -1,12 +1,16 @@
-"""The shape-image study split into shards gives byte-identical tables, whatever the split and cores."""
+"""cvsuite.workflow.shards: simulations split into shards give byte-identical tables, whatever the split and cores."""
 
 import pytest
-
 from conftest import copy_workflow, snakemake
 
-pytestmark = pytest.mark.workflow
+from cvsuite.workflow.shards import shard_ranges
 
 SMALL = "images: {fresh_per_class: 100}"
+
+
+def test_shard_ranges_cover_every_seed_once():
+    assert shard_ranges(5, 7, 3) == [(5, 8), (8, 11), (11, 12)]
+    assert shard_ranges(0, 4, 10) == [(0, 4)]
 
 
 def run_shape_studies(workdir, per_shard: int, cores: int) -> dict:
@@ -20,6 +24,7 @@ def run_shape_studies(workdir, per_shard: int, cores: int) -> dict:
     return tables
 
 
+@pytest.mark.workflow
 def test_shard_size_and_core_count_do_not_change_a_byte(tmp_path):
     one_job = run_shape_studies(copy_workflow(tmp_path / "a"), per_shard=6, cores=1)
     many_jobs = run_shape_studies(copy_workflow(tmp_path / "b"), per_shard=2, cores=2)

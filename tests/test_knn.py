@@ -1,0 +1,92 @@
+"""cvsuite.methods.knn: blurred-pixel k-nearest neighbours, checked against scipy and scikit-learn."""
+
+import numpy as np
+import pytest
+from scipy.ndimage import gaussian_filter
+from sklearn.neighbors import KNeighborsClassifier
+from threadpoolctl import threadpool_limits
+
+from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
+from cvsuite.methods.knn import (
+    HeldOutTask,
+    blurred_features,
+    has_row_ties,
+    held_out_predictions,
+    held_out_predictions_literal,
+    majority_votes,
+    squared_distances,
+)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """scikit-learn's neighbour search spins OpenMP threads; on a busy machine one thread is many times faster."""
+    with threadpool_limits(1):
+        yield
+
+
+def test_stack_blur_equals_one_blur_per_image():
+    images, _ = draw_shape_images(3, np.random.default_rng(0), ShapeImageDesign())
+    for sigma in (0.5, 1, 3):
+        per_image = np.array([gaussian_filter(x, sigma) for x in images]).reshape(len(images), -1)
+        assert np.array_equal(blurred_features(images, sigma), per_image)
+    assert np.array_equal(blurred_features(images, 0), images.reshape(len(images), -1))
+
+
+def test_majority_vote_ties_go_to_the_lowest_label():
+    labels = np.array([[2, 1, 1, 2, 0]])
+    assert majority_votes(labels, [1, 2, 4, 5], 3).tolist() == [[2, 1, 1, 1]]
+
+
+def random_problem(seed, n=40, blurs=3):
+    rng = np.random.default_rng(seed)
+    features = rng.normal(size=(blurs, n, 10))
+    distances = np.stack([squared_distances(f, f) for f in features])
+    return features, distances, rng.integers(0, 4, n)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_held_out_predictions_are_scikit_learns_knn_trained_without_the_fold(seed):
+    features, distances, labels = random_problem(seed)
+    universe = np.sort(np.random.default_rng(seed).choice(40, 32, replace=False))
+    folds = [universe[i::4] for i in range(4)]
+    task = HeldOutTask(labels, universe, folds, (1, 3, 5, 7), 4)
+    tested, predictions = held_out_predictions_literal(distances, task)
+    assert np.array_equal(tested, np.concatenate(folds))
+    for b, blur in enumerate(features):
+        for j, k in enumerate(task.ks):
+            expected = []
+            for fold in folds:
+                train = np.setdiff1d(universe, fold)
+                expected += (
+                    KNeighborsClassifier(k, algorithm="brute")
+                    .fit(blur[train], labels[train])
+                    .predict(blur[fold])
+                    .tolist()
+                )
+            assert predictions[b, :, j].tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ranking_once_gives_the_per_fold_sort_predictions(seed):
+    _, distances, labels = random_problem(seed)
+    universe = np.sort(np.random.default_rng(seed).choice(40, 32, replace=False))
+    task = HeldOutTask(labels, universe, [universe[i::4] for i in range(4)], (1, 3, 5, 7), 4)
+    assert not has_row_ties(distances)
+    fast = held_out_predictions(np.argsort(distances, axis=-1), task)
+    literal = held_out_predictions_literal(distances, task)
+    assert np.array_equal(fast[0], literal[0])
+    assert np.array_equal(fast[1], literal[1])
+
+
+def test_ties_in_a_row_are_detected():
+    _, distances, _ = random_problem(0)
+    assert not has_row_ties(distances)
+    distances[1, 3, 7] = distances[1, 3, 9]
+    assert has_row_ties(distances)
+
+
+def test_too_few_training_images_for_k_is_refused():
+    _, distances, labels = random_problem(1, n=8)
+    with pytest.raises(ValueError, match="fewer than k = 7"):
+        held_out_predictions(np.argsort(distances, axis=-1), HeldOutTask(labels, np.arange(8), [np.arange(4)], (7,), 4))

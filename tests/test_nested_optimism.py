@@ -1,0 +1,48 @@
+"""Study nested_optimism: Part 2 of "Cross-Validation", section Example, from the per-dataset rows."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cvsuite.studies.nested_optimism import candidate_growth, growth_findings, selection_summary
+
+# Three datasets, two candidate sets; optimism (score - truth) and nested error (estimate - truth) by hand.
+SELECTION = pd.DataFrame(
+    {
+        "dataset": [0, 0, 1, 1, 2, 2],
+        "n_candidates": [1, 42, 1, 42, 1, 42],
+        "non_nested_score": [0.60, 0.70, 0.62, 0.75, 0.58, 0.66],
+        "nested_estimate": [0.61, 0.62, 0.62, 0.58, 0.615, 0.63],
+        "true_accuracy": [0.60, 0.60, 0.60, 0.60, 0.60, 0.60],
+    }
+)
+SELECTION["optimism"] = SELECTION["non_nested_score"] - SELECTION["true_accuracy"]
+SELECTION["nested_error"] = SELECTION["nested_estimate"] - SELECTION["true_accuracy"]
+
+
+def test_selection_summary_is_the_documents_part_2_block():
+    row = selection_summary(SELECTION, 42).iloc[0]
+    assert row["n_datasets"] == 3
+    assert (row["non_nested_mean"], row["nested_mean"], row["true_mean"]) == pytest.approx((0.70333333, 0.61, 0.6))
+    assert row["optimism_mean"] == pytest.approx(0.10333333) and row["optimism_points"] == pytest.approx(10.333333)
+    assert row["optimism_mean_se"] == pytest.approx(np.std([0.10, 0.15, 0.06], ddof=1) / np.sqrt(3))
+    assert (row["optimism_positive"], row["nested_error_positive"]) == (3, 2)
+    assert row["nested_error_mean"] == pytest.approx(0.01)
+    assert row["nested_error_within_2se"]  # 0.01 against 2 x 0.0152
+
+
+def test_candidate_growth_has_a_row_per_candidate_set_smallest_first():
+    growth = candidate_growth(SELECTION)
+    assert growth["n_candidates"].tolist() == [1, 42]
+    assert growth["optimism_mean"].tolist() == pytest.approx([0.0, 0.10333333])
+
+
+def test_growth_is_the_paired_gain_in_optimism_with_its_standard_error():
+    findings = growth_findings(SELECTION).iloc[0]
+    gains = [0.10, 0.13, 0.08]  # optimism with 42 settings minus with 1, dataset by dataset
+    assert (findings["smallest_set"], findings["largest_set"]) == (1, 42)
+    assert findings["optimism_gain"] == pytest.approx(np.mean(gains))
+    assert findings["optimism_gain_se"] == pytest.approx(np.std(gains, ddof=1) / np.sqrt(3))
+    assert findings["optimism_grows_with_candidates"]
+    # with 1 setting the nested errors 0.01, 0.02, 0.015 average 0.015, beyond 2 x 0.0029
+    assert not findings["nested_error_within_2se_for_every_set"]
