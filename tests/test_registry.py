@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from cvsuite.published.registry import COLUMNS, RegistryError, quoting_problem, read_registry
+from cvsuite.published.registry import COLUMNS, RegistryError, published_value, quoting_problem, read_registry
 from cvsuite.workflow.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,3 +132,10 @@ def test_a_row_with_too_many_fields_is_refused(tmp_path):
 def test_a_missing_registry_is_named(tmp_path):
     with pytest.raises(RegistryError, match="is missing"):
         read_registry(tmp_path / "absent.csv")
+
+
+def test_published_value_reads_a_registry_row_and_names_a_missing_one(tmp_path):
+    claims = read_registry(write_rows(tmp_path / "r.csv", [{**GOOD, "published": "12.5%"}]), DECLARED)
+    assert published_value(claims, "demo.k2-estimate") == 12.5
+    with pytest.raises(KeyError, match="no row 'x.z'"):
+        published_value(claims, "x.z")

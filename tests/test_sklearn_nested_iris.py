@@ -10,7 +10,7 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.svm import SVC
 
 from cvsuite.methods.nested_selection import estimator_scorer, parameter_grid
-from cvsuite.published.registry import Claim, published_value, read_registry
+from cvsuite.published.registry import published_value, read_registry
 from cvsuite.studies.sklearn_nested_iris import (
     PUBLISHED_REFERENCES,
     check_design,
@@ -149,10 +149,3 @@ def test_the_reference_lines_are_the_gallerys_printed_numbers():
     claims = read_registry(REGISTRY)
     printed = {name: published_value(claims, claim) for name, claim in PUBLISHED_REFERENCES.items()}
     assert printed == {"mean": 0.007581, "sd": 0.007833, "mean_iid": 0.007742}
-
-
-def test_published_value_reads_a_registry_row_and_names_a_missing_one():
-    claim = Claim("x.y", "doc", "", "'q'", "12.5%", "rounded", None, "t.csv", "", "c", "", "")
-    assert published_value([claim], "x.y") == 12.5
-    with pytest.raises(KeyError, match="no row 'x.z'"):
-        published_value([claim], "x.z")
