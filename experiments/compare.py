@@ -1,8 +1,9 @@
 """Compare: every registered published number beside the reproduced one.
 
-Reads registry/published_numbers.csv, the list of studies (studies.yaml) and the studies' tables;
-writes results/comparison.csv and results/REPORT.md. The workflow finishes and reports whatever
-the statuses; the test suite is what fails on a `differs`.
+Reads registry/published_numbers.csv, the list of studies (studies.yaml), the schema's defaults
+(the documents' settings) and the studies' tables; writes results/comparison.csv, REPORT.md and the
+sortable comparison and errata pages. It completes at any config and whatever the verdicts; the
+test suite is what fails when a number does not read as the registry expects.
 """
 
 from pathlib import Path

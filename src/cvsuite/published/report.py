@@ -62,9 +62,18 @@ def verdict_line(comparison: pd.DataFrame) -> str:
     return f"**{len(comparison)} published numbers: {parts}.**"
 
 
-def render_report(
-    comparison: pd.DataFrame, studies: list[StudySection], changes: list[tuple] = (), errata: list[str] = ()
-) -> str:
+def errata(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Where the documents are wrong: every number that differs with no setting changed from theirs.
+
+    Inconsistencies inside a document and conclusions its numbers do not carry are registered as
+    claims of their own (a rounding convention, an inference tested as one), so they are here too.
+    """
+    differs = comparison["status"] == "differs"
+    unmoved = comparison["changed_settings"].fillna("") == ""
+    return comparison[differs & unmoved]
+
+
+def render_report(comparison: pd.DataFrame, studies: list[StudySection], changes: list[tuple] = ()) -> str:
     """Markdown: verdicts, changed settings, errata, then per study its figures and numbers."""
     counts = verdict_counts(comparison)
     lines = [
@@ -133,8 +142,9 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
         if isinstance(r.figure, str) and r.figure:
             anchor = r.figure.rsplit("/", 1)[-1].rsplit(".", 1)[0]
             link = f" ([figure](#fig-{r.study}-{anchor}))"
+        finding = f"**{_cell(r.erratum)}.** " if isinstance(r.erratum, str) and r.erratum else ""
         out.append(
-            f"- **{_cell(where)}**: {_cell(r.where)}: published {_cell(r.published)}, reproduced "
+            f"- {finding}{_cell(where)}: {_cell(r.where)}: published {_cell(r.published)}, reproduced "
             f"{_cell(r.reproduced_as_printed)}{link}. {_cell(r.note)} (`{r.claim}`)"
         )
     return out
