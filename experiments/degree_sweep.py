@@ -14,14 +14,14 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 def main(job: Job) -> StudyResult:
     data, params = job.config["sine_data"], job.config["degree_sweep"]
-    x, y, x_test, y_test = train_and_test(**data)
+    s = train_and_test(**data)
     degrees = np.arange(params["min_degree"], params["max_degree"] + 1)
-    sweep = degree_sweep(x, y, x_test, y_test, degrees, data["half_width"])
+    sweep = degree_sweep(s.x, s.y, s.x_test, s.y_test, degrees, data["half_width"])
     summary = degree_sweep_summary(sweep)
-    solvers = least_squares_solvers(x, y, params["max_degree"], data["half_width"])
+    solvers = least_squares_solvers(s.x, s.y, params["max_degree"], data["half_width"])
     return StudyResult(
         tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers},
-        figures={"risk_and_norm_by_degree": figures.risk_and_norm_by_degree(sweep, summary.iloc[0], len(y))},
+        figures={"risk_and_norm_by_degree": figures.risk_and_norm_by_degree(sweep, summary.iloc[0], len(s.y))},
     )
 
 

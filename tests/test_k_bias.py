@@ -3,12 +3,13 @@
 import numpy as np
 import pytest
 
-from cvsuite.data.sine import polynomial_design, sine_sample
+from cvsuite.data.sine import SineSamples, polynomial_design, sine_sample
 from cvsuite.methods.folds import shuffled_partition
-from cvsuite.studies.k_bias import cv_fold_risks, k_bias_table, partition_grid, std_error_range
+from cvsuite.studies.k_bias import KBiasSettings, cv_fold_risks, k_bias_table, partition_grid, std_error_range
 
 X, Y = sine_sample(25, 3, 0.35, 3.0)
 XT, YT = sine_sample(400, 99, 0.35, 3.0)
+SAMPLES = SineSamples(X, Y, XT, YT, 3.0)
 
 
 def brute_force_fold_risk(train, test, degree=5):
@@ -29,18 +30,18 @@ def test_cv_estimate_depends_on_the_partition_not_the_fold_order():
 
 
 def test_leave_one_out_has_no_partition_spread():
-    table = k_bias_table(X, Y, XT, YT, degree=5, half_width=3.0, fold_counts=[25], shuffles=6, first_seed=0)
+    table = k_bias_table(SAMPLES, KBiasSettings(5, tuple([25]), 6, 0))
     assert table.loc[0, "spread_over_shuffles"] == 0.0
 
 
 def test_small_k_is_biased_upward_and_bias_falls_with_k():
-    table = k_bias_table(X, Y, XT, YT, degree=5, half_width=3.0, fold_counts=[2, 5, 25], shuffles=8, first_seed=0)
+    table = k_bias_table(SAMPLES, KBiasSettings(5, tuple([2, 5, 25]), 8, 0))
     assert (table["bias"] > 0).all()
     assert table["bias"].is_monotonic_decreasing
 
 
 def test_table_columns_are_the_listings_statistics():
-    table = k_bias_table(X, Y, XT, YT, degree=5, half_width=3.0, fold_counts=[5], shuffles=3, first_seed=0).iloc[0]
+    table = k_bias_table(SAMPLES, KBiasSettings(5, tuple([5]), 3, 0)).iloc[0]
     estimates = [
         np.mean([brute_force_fold_risk(np.setdiff1d(np.arange(25), f), f) for f in shuffled_partition(25, 5, seed=s)])
         for s in range(3)
@@ -57,7 +58,7 @@ def test_table_columns_are_the_listings_statistics():
 
 
 def test_std_error_range_uses_only_large_enough_k():
-    table = k_bias_table(X, Y, XT, YT, degree=5, half_width=3.0, fold_counts=[2, 5, 10], shuffles=3, first_seed=0)
+    table = k_bias_table(SAMPLES, KBiasSettings(5, tuple([2, 5, 10]), 3, 0))
     row = std_error_range(table, 5).iloc[0]
     assert row["std_error_min"] == table.loc[table["K"] >= 5, "std_error"].min()
     assert row["std_error_max"] == table.loc[table["K"] >= 5, "std_error"].max()
@@ -68,3 +69,14 @@ def test_partition_grid_validates_every_point_exactly_once():
     assert len(grid) == 5 * 25
     assert grid[grid["role"] == "validation"].groupby("point").size().eq(1).all()
     assert grid[grid["role"] == "training"].groupby("point").size().eq(4).all()
+
+
+def test_the_se_of_the_mean_over_shuffles_says_how_far_the_bias_is_from_noise():
+    table = k_bias_table(SAMPLES, KBiasSettings(5, (2, 25), 6, 0)).set_index("K")
+    estimates = [
+        np.mean([brute_force_fold_risk(np.setdiff1d(np.arange(25), f), f) for f in shuffled_partition(25, 2, seed=s)])
+        for s in range(6)
+    ]
+    assert table.loc[2, "cv_estimate_se"] == pytest.approx(np.std(estimates, ddof=1) / np.sqrt(6), rel=1e-9)
+    assert table.loc[2, "bias_over_se"] == pytest.approx(table.loc[2, "bias"] / table.loc[2, "cv_estimate_se"])
+    assert table.loc[25, "cv_estimate_se"] == 0.0 and np.isinf(table.loc[25, "bias_over_se"])

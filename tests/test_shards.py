@@ -1,8 +1,8 @@
 """cvsuite.workflow.shards: simulations split into shards give byte-identical tables, whatever the split and cores."""
 
 import pytest
-from conftest import copy_workflow, snakemake
 
+from conftest import copy_workflow, snakemake
 from cvsuite.workflow.shards import shard_ranges
 
 SMALL = "images: {fresh_per_class: 100}"

@@ -6,6 +6,8 @@ and a polynomial design on x scaled into [-1, 1].
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 
@@ -31,13 +33,29 @@ def mean_squared_error(y: np.ndarray, prediction: np.ndarray) -> float:
     return float(np.mean((y - prediction) ** 2))
 
 
+@dataclass(frozen=True)
+class SineSamples:
+    """A training sample, a test sample standing for the population, and the x scale of the design."""
+
+    x: np.ndarray
+    y: np.ndarray
+    x_test: np.ndarray
+    y_test: np.ndarray
+    half_width: float
+
+    def designs(self, degree: int) -> tuple[np.ndarray, np.ndarray]:
+        """The polynomial designs of the training and the test points."""
+        train = polynomial_design(self.x, degree, self.half_width)
+        return train, polynomial_design(self.x_test, degree, self.half_width)
+
+
 def train_and_test(
     *, train_size: int, train_seed: int, test_size: int, test_seed: int, noise: float, half_width: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> SineSamples:
     """The listing's training sample ``make(25, seed=3)`` and test sample ``make(4000, seed=99)``.
 
-    Keyword arguments as the config block sine_data names them; returns x, y, x_test, y_test.
+    Keyword arguments as the config block sine_data names them.
     """
     x, y = sine_sample(train_size, train_seed, noise, half_width)
     x_test, y_test = sine_sample(test_size, test_seed, noise, half_width)
-    return x, y, x_test, y_test
+    return SineSamples(x, y, x_test, y_test, half_width)

@@ -6,10 +6,13 @@ A degree-d least-squares polynomial, its risk on fresh test points when fitted o
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
-from cvsuite.data.sine import mean_squared_error, polynomial_design
+from cvsuite.data.sine import SineSamples, mean_squared_error, polynomial_design
 from cvsuite.methods.folds import canonical_partition, shuffled_partition, training_sizes
 from cvsuite.methods.monte_carlo import standard_error
 
@@ -35,25 +38,46 @@ def cv_fold_risks(x, y, folds: list[np.ndarray], degree: int, half_width: float)
     return np.array(risks)
 
 
-def k_bias_table(
-    x, y, x_test, y_test, *, degree: int, half_width: float, fold_counts, shuffles: int, first_seed: int
-) -> pd.DataFrame:
+@dataclass(frozen=True)
+class KBiasSettings:
+    """The K-bias table's settings: the polynomial degree, the values of K, the shuffles per K and
+    the seed of the first ("Regularization and Cross-Validation", From scratch: 5, (2, 3, 5, 10, 25),
+    40, 0)."""
+
+    degree: int
+    fold_counts: tuple[int, ...]
+    shuffles: int
+    first_seed: int
+
+    @classmethod
+    def from_block(cls, block: dict, shuffles: int | None = None) -> KBiasSettings:
+        """From the config block k_bias; ``shuffles`` overrides its count (the robustness study's)."""
+        count = block["shuffles"] if shuffles is None else shuffles
+        return cls(block["degree"], tuple(block["folds"]), count, block["first_seed"])
+
+
+def k_bias_table(samples: SineSamples, settings: KBiasSettings) -> pd.DataFrame:
     """One row per K: truth, CV estimate (mean over shuffles), bias, standard error, spread.
 
     Shuffle s uses the partition of ``shuffled_partition(N, K, first_seed + s)``; the standard
     error (sigma / sqrt(K), the book's margin note) is that of the first shuffle's partition alone;
     the spread is the population s.d. (ddof = 0) of the per-shuffle estimates, as in the listing.
+    ``cv_estimate_se`` is the standard error of the mean over shuffles (ddof 1), what a claim that the
+    bias "is not noise" must be measured against.
     """
+    x, y, x_test, y_test, half_width = samples.x, samples.y, samples.x_test, samples.y_test, samples.half_width
+    degree, shuffles, first_seed = settings.degree, settings.shuffles, settings.first_seed
     n = len(y)
     truth = least_squares_risk(x, y, x_test, y_test, degree, half_width)
     rows = []
-    for k in fold_counts:
+    for k in settings.fold_counts:
         partitions = [shuffled_partition(n, k, first_seed + s) for s in range(shuffles)]
         estimates = np.array([cv_fold_risks(x, y, p, degree, half_width).mean() for p in partitions])
         first = cv_fold_risks(x, y, partitions[0], degree, half_width)
         sizes = training_sizes(n, partitions[0])
         estimate = float(estimates.mean())
         se = standard_error(first)
+        mean_se = standard_error(estimates)
         # Deviations from the first estimate, not from the mean: the same s.d. in exact arithmetic,
         # and exactly 0 when every shuffle gives the same estimate (a mean of equal floats need not
         # equal them, which would leave leave-one-out a spread of 1e-16).
@@ -66,7 +90,12 @@ def k_bias_table(
                 "n_parameters": degree + 1,
                 "truth": truth,
                 "cv_estimate": estimate,
+                "cv_estimate_se": mean_se,
                 "bias": estimate - truth,
+                # Over shuffles that all give one estimate the bias is exact: infinitely many s.e.
+                "bias_over_se": (estimate - truth) / mean_se
+                if mean_se > 0
+                else math.copysign(math.inf, estimate - truth),
                 "cv_over_truth": estimate / truth,
                 "std_error": se,
                 "spread_over_shuffles": spread,

@@ -7,11 +7,39 @@ The ridge solve itself, Equation 8.12, is ``cvsuite.methods.ridge``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
-from cvsuite.data.sine import mean_squared_error
-from cvsuite.methods.ridge import ridge_coefficients
+from cvsuite.data.sine import SineSamples, mean_squared_error
+from cvsuite.methods.ridge import ridge_coefficients, ridge_path
+
+
+@dataclass(frozen=True)
+class RidgeGrid:
+    """The degree of the ridge fit and the log grid of lambdas it is traced on (np.geomspace)."""
+
+    degree: int
+    grid_start: float
+    grid_stop: float
+    grid_points: int
+
+    @classmethod
+    def from_block(cls, block: dict) -> RidgeGrid:
+        """From the config block ridge_path."""
+        return cls(block["degree"], block["grid_start"], block["grid_stop"], block["grid_points"])
+
+    def lambdas(self) -> np.ndarray:
+        return np.geomspace(self.grid_start, self.grid_stop, self.grid_points)
+
+
+def grid_and_exchange(samples: SineSamples, grid: RidgeGrid) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ridge path on the log grid, and its exchange rate against the unregularised fit (§8.2.3)."""
+    train_design, test_design = samples.designs(grid.degree)
+    path = ridge_path(train_design, samples.y, test_design, samples.y_test, grid.lambdas())
+    unregularised = ridge_path(train_design, samples.y, test_design, samples.y_test, np.array([0.0])).iloc[0]
+    return path, best_lambda_summary(unregularised, path)
 
 
 def best_lambda_summary(unregularised: pd.Series, grid: pd.DataFrame) -> pd.DataFrame:
