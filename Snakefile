@@ -354,8 +354,10 @@ rule compare:
         schema="schemas/config.schema.yaml",
         tables=study_tables(CATALOG.studies),
         figures=study_figures(CATALOG.studies),
+        figure_checks=[study(n).table_path("figure_checks") for n in CATALOG.studies if study(n).figures],
     output:
         comparison="results/comparison.csv",
+        figure_checks="results/figure_checks.csv",
         report="results/REPORT.md",
         comparison_page=report("results/comparison.html", caption="report/comparison.rst", category="published numbers"),
         errata_page=report("results/errata.html", caption="report/errata.rst", category="published numbers"),

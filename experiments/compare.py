@@ -17,7 +17,7 @@ from cvsuite.published.report import StudySection, errata, render_report
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
-from cvsuite.workflow.outputs import logged_to, write_table, write_text
+from cvsuite.workflow.outputs import logged_to, read_tables, write_table, write_text
 
 PAGE_INTRO = (
     "Every number the documents print beside the number the workflow computed, with its verdict "
@@ -29,7 +29,7 @@ ERRATA_INTRO = (
 )
 
 
-def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, out) -> None:
+def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, figure_checks: list[str], out) -> None:
     catalog = load_catalog(catalog_path)
     by_name = {
         f"{study.name}/{table}.csv": pd.read_csv(study.table_path(table), keep_default_na=False, na_values=[""])
@@ -61,6 +61,7 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
             StudySection(name=study.name, title=study.title, source=study.source, figures=captioned, tables=shown)
         )
     write_text(render_report(comparison, sections, changes), out.report)
+    write_table(read_tables(figure_checks), out.figure_checks)
     print(comparison["status"].value_counts().to_string())
 
 
@@ -77,5 +78,6 @@ if __name__ == "__main__":
             snakemake.input.studies,
             snakemake.input.schema,
             snakemake.params.config,
+            list(snakemake.input.figure_checks),
             snakemake.output,
         )

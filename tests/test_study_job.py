@@ -16,6 +16,8 @@ def outputs(tmp_path, figures=()):
     for figure in figures:
         files[f"{figure}_png"] = str(tmp_path / f"{figure}.png")
         files[f"{figure}_svg"] = str(tmp_path / f"{figure}.svg")
+    if figures:
+        files["figure_checks"] = str(tmp_path / "figure_checks.csv")
     return files
 
 

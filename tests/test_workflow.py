@@ -196,3 +196,14 @@ def test_the_html_report_opens_in_chromium_and_shows_every_figure(finished_workf
     )
     dom = headless_dom(browser, probe, tmp_path / "profile-probe")
     assert f'data-drawn="{len(results)}/{len(results)}"' in dom
+
+
+def test_every_figure_passes_every_layout_check(finished_workflow):
+    checks = pd.read_csv(finished_workflow / "results" / "figure_checks.csv", keep_default_na=False)
+    drawn = {
+        p.relative_to(finished_workflow / "figures").with_suffix("").as_posix()
+        for p in (finished_workflow / "figures").rglob("*.png")
+    }
+    assert set(checks["figure"]) == drawn
+    failed = checks[~checks["passed"].astype(bool)]
+    assert failed.empty, failed.to_string(index=False)

@@ -41,12 +41,15 @@ class Study:
 
     def outputs(self, folder: str = "") -> dict[str, str]:
         """Every file the study writes, by output name: tables by their name, figures as
-        ``<figure>_png`` and ``<figure>_svg``, and ``provenance``."""
+        ``<figure>_png`` and ``<figure>_svg``, ``provenance``, and for a study that draws,
+        ``figure_checks`` (the layout checks of its figures, ``cvsuite.figures.layout_checks``)."""
         files = {table: self.table_path(table, folder) for table in self.tables}
         for figure in self.figures:
             for fmt in FIGURE_FORMATS:
                 files[figure_key(figure, fmt)] = self.figure_path(figure, fmt)
         files["provenance"] = "/".join(p for p in ("results", self.name, folder, "provenance.json") if p)
+        if self.figures:
+            files["figure_checks"] = self.table_path("figure_checks", folder)
         return files
 
 
@@ -104,6 +107,10 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
     if not tables or not all(isinstance(c, list) and c for c in tables.values()):
         raise CatalogError(f"{where}.tables: every table needs a list of its columns")
     figures = list(body.get("figures") or [])
+    if "figure_checks" in tables:
+        raise CatalogError(
+            f"{where}.tables: 'figure_checks' is the name of the layout checks every drawing study writes"
+        )
     for figure in figures:
         if any(figure_key(figure, fmt) in tables for fmt in FIGURE_FORMATS):
             raise CatalogError(f"{where}.figures: '{figure}' clashes with a table's output name")

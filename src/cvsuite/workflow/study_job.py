@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from cvsuite.figures.layout_checks import CHECK_COLUMNS, check_figure
 from cvsuite.workflow.catalog import FIGURE_FORMATS, columns_match, figure_key
 from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
 
@@ -103,5 +104,9 @@ def write_result(
     for name, table in result.tables.items():
         write_table(table, output[name])
     write_provenance(output["provenance"], study, {**blocks, **result.provenance})
+    if result.figures:
+        # The layout is checked on the drawn figure, before it is saved and closed.
+        checks = [row for name, figure in result.figures.items() for row in check_figure(figure, f"{study}/{name}")]
+        write_table(pd.DataFrame(checks, columns=CHECK_COLUMNS), output["figure_checks"])
     for name, figure in result.figures.items():
         save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS])
