@@ -49,3 +49,18 @@ def snakemake(workdir: Path, *args: str, timeout: int = 1800, umask: int = 0o022
 @pytest.fixture
 def workflow_copy(tmp_path: Path) -> Path:
     return copy_workflow(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def finished_workflow(tmp_path_factory) -> Path:
+    """The whole workflow run once at the documents' settings, for every test that reads its results."""
+    workdir = copy_workflow(tmp_path_factory.mktemp("workflow"))
+    run = snakemake(workdir, "all", "--cores", "2")
+    assert run.returncode == 0, f"snakemake all failed:\n{run.stderr[-4000:]}"
+    return workdir
+
+
+def copy_finished(finished: Path, destination: Path) -> Path:
+    """A copy of a finished workflow (results, figures, Snakemake's records, times kept), to change."""
+    shutil.copytree(finished, destination, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    return destination

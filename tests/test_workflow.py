@@ -1,7 +1,7 @@
 """The regression test: run the whole workflow at the documents' scale and read the registry.
 
-It fails, with a readable table, when any registered number does not read `reproduced` (or
-`consistent` for a re-simulation), or is `not reproducible` without a reason.
+It fails, with a readable table, when any registered number does not read as the registry expects
+(see ``failing_claims``). The run itself is the session fixture ``finished_workflow`` (conftest.py).
 """
 
 import pandas as pd
@@ -10,16 +10,6 @@ import pytest
 from conftest import snakemake
 
 pytestmark = pytest.mark.workflow
-
-
-@pytest.fixture(scope="module")
-def finished_workflow(tmp_path_factory):
-    from conftest import copy_workflow
-
-    workdir = copy_workflow(tmp_path_factory.mktemp("workflow"))
-    run = snakemake(workdir, "all", "--cores", "2")
-    assert run.returncode == 0, f"snakemake all failed:\n{run.stderr[-4000:]}"
-    return workdir
 
 
 def failing_claims(comparison: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,84 @@
+"""A what-if never costs the report: the README's commands, run on a finished workflow, end complete.
+
+Each command block of the README that runs the workflow is run here, on a copy of the workflow
+finished at the documents' settings (so only what the command changes reruns), and must end with
+exit 0, a complete comparison and report naming the settings it changed, and the verdict printed
+last.
+"""
+
+import re
+import shlex
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT, copy_finished, snakemake
+
+pytestmark = pytest.mark.workflow
+
+
+def readme_workflow_commands() -> list[str]:
+    """Every line of a README command block that runs `snakemake all` outside the Quick start."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for heading, body in re.findall(r"^## ([^\n]+)\n(.*?)(?=^## |\Z)", readme, re.S | re.M):
+        if heading.lower().startswith("quick start"):
+            continue  # set-up commands: the Quick start test runs them in a fresh clone
+        for block in re.findall(r"```(?:sh|bash)?\n(.*?)```", body, re.S):
+            joined = block.replace("\\\n", " ")
+            commands += [line.strip() for line in joined.splitlines() if re.search(r"snakemake all\b", line)]
+    return commands
+
+
+WHAT_IFS = [c for c in readme_workflow_commands() if "--workflow-profile" not in c]
+
+
+def test_the_readme_shows_what_ifs():
+    assert WHAT_IFS, "the README's 'Changing a setting' section should show at least one what-if command"
+
+
+@pytest.mark.parametrize("command", WHAT_IFS)
+def test_a_readme_what_if_ends_with_a_complete_report(finished_workflow, tmp_path, command):
+    workdir = copy_finished(finished_workflow, tmp_path / "what-if")
+    arguments = shlex.split(command)
+    assert arguments[0].endswith("snakemake"), command
+    run = snakemake(workdir, *arguments[1:])
+    assert run.returncode == 0, run.stderr[-4000:]
+    comparison = pd.read_csv(workdir / "results" / "comparison.csv", dtype=str, keep_default_na=False)
+    registry = pd.read_csv(workdir / "registry" / "published_numbers.csv", dtype=str, keep_default_na=False)
+    assert list(comparison["claim"]) == list(registry["id"])
+    report = (workdir / "results" / "REPORT.md").read_text(encoding="utf-8")
+    changed = re.findall(r"^\| `([^`]+)` \|", report.split("## Errata")[0], re.M)
+    assert changed, "REPORT.md must name the settings the what-if changed"
+    moved = comparison[comparison["status"] == "differs"]
+    assert moved["note"].str.contains("this run changed|no setting of this study differs").all()
+    last = [line for line in run.stderr.strip().splitlines() if line.strip()][-2:]
+    assert last[0].startswith("Verdict: ") and last[1].startswith("Details: "), last
+
+
+def test_a_what_if_without_k_3_says_those_numbers_are_not_computed(finished_workflow, tmp_path):
+    workdir = copy_finished(finished_workflow, tmp_path / "no-k3")
+    run = snakemake(workdir, "all", "--config", "k_bias={shuffles: 40, folds: [2, 5, 10, 25]}")
+    assert run.returncode == 0, run.stderr[-4000:]
+    comparison = pd.read_csv(workdir / "results" / "comparison.csv", dtype=str, keep_default_na=False)
+    k3 = comparison[comparison["note"].str.contains("row K=3 matches 0 rows")]
+    assert len(k3) > 0 and (k3["status"] == "not computed at this config").all()
+    report = (workdir / "results" / "REPORT.md").read_text(encoding="utf-8")
+    assert "| `k_bias.folds` | [2, 3, 5, 10, 25] | [2, 5, 10, 25] |" in report
+
+
+def listing(folder):
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")}
+
+
+def test_a_misspelt_registry_column_is_refused_before_any_job_and_nothing_is_touched(finished_workflow, tmp_path):
+    workdir = copy_finished(finished_workflow, tmp_path / "typo")
+    registry = workdir / "registry" / "published_numbers.csv"
+    text = registry.read_text()
+    assert ",best_theta_norm," in text
+    registry.write_text(text.replace(",best_theta_norm,", ",best_theta_nrm,", 1))
+    before = listing(workdir / "results"), listing(workdir / "figures")
+    run = snakemake(workdir, "all")
+    assert run.returncode != 0
+    assert "has no column 'best_theta_nrm'" in run.stderr and "rcv." in run.stderr
+    assert (listing(workdir / "results"), listing(workdir / "figures")) == before
