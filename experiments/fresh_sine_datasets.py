@@ -25,6 +25,7 @@ def main(job: Job) -> StudyResult:
         )
         exchanges.append(exchange)
         biases.append(bias)
+        job.progress(seed - start + 1, stop - start, "fresh samples")
     return StudyResult(
         tables={
             "ridge_exchange": pd.concat(exchanges, ignore_index=True),
