@@ -1,0 +1,146 @@
+"""Benchmark: how long the whole workflow and the test suite take, on this machine, measured.
+
+Run from the repository root:  .venv/bin/python benchmarks/workflow_times.py [--tests]
+
+1. `snakemake all --cores 2` in a scratch copy of the workflow, from nothing, timed end to end, with
+   each job's duration read from Snakemake's own log;
+2. with --tests, the test suite (`pytest`, as .ci/run runs it after installation), timed;
+3. the machine: processor, cores, memory, load when the run started, Python and package versions.
+
+Writes benchmarks/timings.json. The README's "Time" section quotes these numbers and a test
+(tests/test_packaging.py) checks that it quotes exactly them: no time in the README is a guess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMINGS = ROOT / "benchmarks" / "timings.json"
+WORKFLOW = (
+    "Snakefile",
+    "rules",
+    "studies.yaml",
+    "config.yaml",
+    "schemas",
+    "registry",
+    "report",
+    "experiments",
+    "profiles",
+    "src",
+)
+
+
+def machine() -> dict:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor() or "unknown",
+    )
+    memory_kb = next(
+        (
+            int(line.split()[1])
+            for line in Path("/proc/meminfo").read_text().splitlines()
+            if line.startswith("MemTotal")
+        ),
+        0,
+    )
+    versions = {name: metadata.version(name) for name in ("numpy", "scipy", "scikit-learn", "snakemake")}
+    return {
+        "processor": cpu,
+        "cores": os.cpu_count(),
+        "memory_gib": round(memory_kb / 2**20, 1),
+        "load_average_at_start": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+        "packages": versions,
+        "system": platform.platform(),
+    }
+
+
+def job_durations(log: str) -> dict[str, float]:
+    """Seconds per job from Snakemake's log: the time a job started to the time it finished."""
+    stamp = r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]"
+    started, names, durations = {}, {}, {}
+    events = re.finditer(stamp + r"\n(?:(?:local)?rule (\w+):\n((?:    .*\n)*)|Finished jobid: (\d+))", log)
+    for event in events:
+        when = datetime.datetime.strptime(event.group(1), "%a %b %d %H:%M:%S %Y")
+        if event.group(2):
+            job = re.search(r"jobid: (\d+)", event.group(3)).group(1)
+            wildcards = re.search(r"wildcards: (.*)", event.group(3))
+            names[job] = event.group(2) + (f" ({wildcards.group(1)})" if wildcards else "")
+            started[job] = when
+        elif event.group(4) in started:
+            durations[names[event.group(4)]] = (when - started[event.group(4)]).total_seconds()
+    return durations
+
+
+def time_workflow(cores: int) -> dict:
+    workdir = Path(tempfile.mkdtemp(prefix="cvsuite-times-"))
+    try:
+        for name in WORKFLOW:
+            source = ROOT / name
+            (shutil.copytree if source.is_dir() else shutil.copy2)(source, workdir / name)
+        start = time.perf_counter()
+        run = subprocess.run(
+            [sys.executable, "-m", "snakemake", "all", "--cores", str(cores)],
+            cwd=workdir,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - start
+        if run.returncode != 0:
+            raise SystemExit(f"snakemake all failed:\n{run.stderr[-3000:]}")
+        log = next((workdir / ".snakemake" / "log").glob("*.snakemake.log")).read_text()
+        jobs = dict(sorted(job_durations(log).items(), key=lambda item: -item[1]))
+        return {"seconds": round(seconds, 1), "cores": cores, "jobs": len(jobs), "slowest_jobs_seconds": jobs}
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def time_tests() -> dict:
+    start = time.perf_counter()
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True
+    )
+    seconds = time.perf_counter() - start
+    summary = [line for line in run.stdout.splitlines() if line.strip()][-1] if run.stdout.strip() else ""
+    return {"seconds": round(seconds, 1), "passed": run.returncode == 0, "summary": summary}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--tests", action="store_true", help="also time the test suite (several minutes)")
+    args = parser.parse_args()
+    record = {
+        "measured": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "machine": machine(),
+        "workflow_from_nothing": time_workflow(args.cores),
+    }
+    if args.tests:
+        record["test_suite"] = time_tests()
+    elif TIMINGS.exists():
+        previous = json.loads(TIMINGS.read_text())
+        if "test_suite" in previous:
+            record["test_suite"] = previous["test_suite"]
+    TIMINGS.write_text(json.dumps(record, indent=2) + "\n")
+    print(json.dumps({k: v for k, v in record.items() if k != "machine"}, indent=2)[:3000])
+
+
+if __name__ == "__main__":
+    main()
