@@ -1,4 +1,4 @@
-"""The promises around the code: the README's two commands, CI, and the pinned versions."""
+"""The promises around the code: the README's two commands, CI, the tested version ranges and the lock."""
 
 import re
 
@@ -23,6 +23,7 @@ def test_quick_start_is_two_commands_and_ci_runs_the_second():
     assert len(commands) == 2, commands
     setup_and_run, setup_and_test = commands
     assert setup_and_run.endswith("snakemake all")
+    assert "pip install -r requirements.lock " in setup_and_run, "the first command installs exactly the lock"
     assert "pytest" in setup_and_test
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert setup_and_test in ci
@@ -33,20 +34,59 @@ def pinned(requirements) -> dict[str, str]:
     for item in requirements:
         match = re.match(r"^([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?\s*[=]=?\s*([0-9][^\s;]*)$", item.strip())
         if match:
-            pins[match.group(1).lower()] = match.group(2)
+            pins[match.group(1).lower().replace("_", "-")] = match.group(2)
     return pins
 
 
-def test_environment_yml_pins_the_versions_of_pyproject():
+def locked() -> dict[str, str]:
+    text = (ROOT / "requirements.lock").read_text()
+    lines = [line for line in text.splitlines() if line and not line.startswith("#")]
+    pins = pinned(lines)
+    assert len(pins) == len(lines), "every line of the lock is one package at one exact version"
+    return pins
+
+
+def project_requirements(*extras):
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    ours = pinned(project["dependencies"] + project["optional-dependencies"]["test"])
+    return project["dependencies"] + [r for extra in extras for r in project["optional-dependencies"][extra]]
+
+
+# The versions the documents name: the listing's NumPy and SciPy, its cross-check's scikit-learn.
+DOCUMENTS = {"numpy": "2.3.5", "scipy": "1.16.3", "scikit-learn": "1.7.2"}
+
+
+def test_the_lock_satisfies_every_declared_requirement():
+    from packaging.requirements import Requirement
+
+    lock = locked()
+    for text in project_requirements("test", "slurm"):
+        requirement = Requirement(text)
+        name = requirement.name.lower().replace("_", "-")
+        assert name in lock, f"requirements.lock lacks {name}"
+        assert requirement.specifier.contains(lock[name]), f"the lock's {name} {lock[name]} is outside {text}"
+
+
+def test_the_arithmetic_libraries_range_exactly_over_the_tested_ends():
+    """numpy, scipy, scikit-learn: from the documents' versions (tests/test_versions.py) to the lock's."""
+    from packaging.requirements import Requirement
+
+    lock = locked()
+    ranges = {Requirement(r).name: Requirement(r).specifier for r in project_requirements()}
+    for name, documents in DOCUMENTS.items():
+        assert {str(s) for s in ranges[name]} == {f">={documents}", f"<={lock[name]}"}, (name, ranges[name])
+
+
+def test_environment_yml_pins_the_lock():
     conda = pinned(
         d for d in yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"] if isinstance(d, str)
     )
-    for name in ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "snakemake", "pytest"):
-        assert conda[name] == ours[name], name
+    lock = locked()
+    names = ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "snakemake", "jsonschema", "pyyaml",
+             "threadpoolctl", "pytest", "ruff", "snakemake-executor-plugin-slurm")
+    for name in names:
+        assert conda.get(name) == lock[name], name
 
 
 def imported_top_level(paths) -> set[str]:
