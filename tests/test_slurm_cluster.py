@@ -136,6 +136,16 @@ def slurm_jobs(ids: list[str]) -> dict[str, dict[str, str]]:
     return jobs
 
 
+def final_state(job_id: str, seconds: float = 30) -> str:
+    """The job's state once it has left RUNNING and COMPLETING."""
+    deadline = time.monotonic() + seconds
+    while True:
+        state = slurm_jobs([job_id]).get(job_id, {}).get("state", "")
+        if state not in ("", "PENDING", "RUNNING", "COMPLETING") or time.monotonic() > deadline:
+            return state
+        time.sleep(0.1)
+
+
 def minutes(limit: str) -> int:
     """SLURM's time limit ([days-]hours:minutes:seconds, or minutes:seconds) in minutes."""
     days, _, clock = limit.rpartition("-")
@@ -194,15 +204,16 @@ def test_a_cancelled_job_fails_the_run_and_the_rerun_completes_to_the_same_table
         ids = SUBMITTED.findall("".join(lines))
         running = [i for i, job in slurm_jobs(ids).items() if job["state"] == "RUNNING"] if ids else []
         if running:
-            cancelled = running[0]
-            subprocess.run(["scancel", cancelled], check=True)
+            subprocess.run(["scancel", running[0]])
+            if final_state(running[0]) == "CANCELLED":  # else it finished first: take another
+                cancelled = running[0]
         time.sleep(0.2)
     process.wait(timeout=600)
     reader.join(timeout=10)
     log = "".join(lines)
     assert cancelled, f"no job was seen running to cancel:\n{log[-3000:]}"
     assert process.returncode != 0, "the run finished although one of its jobs was cancelled"
-    assert slurm_jobs([cancelled])[cancelled]["state"] == "CANCELLED"
+    assert slurm_jobs([cancelled])[cancelled]["state"] == "CANCELLED"  # what SLURM says of it
     assert f"SLURM-job '{cancelled}' failed" in log, log[-3000:]
     for name, content in tables(workdir).items():  # whatever the failed run left is complete and right
         assert content == laptop_tables[name], f"{name} differs after the cancelled run"
