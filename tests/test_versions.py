@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+
 from conftest import ROOT, copy_workflow
 
 pytestmark = [pytest.mark.versions, pytest.mark.workflow]
