@@ -355,6 +355,7 @@ rule compare:
         tables=study_tables(CATALOG.studies),
         figures=study_figures(CATALOG.studies),
         figure_checks=[study(n).table_path("figure_checks") for n in CATALOG.studies if study(n).figures],
+        provenance=[study(n).outputs()["provenance"] for n in CATALOG.studies],
     output:
         comparison="results/comparison.csv",
         figure_checks="results/figure_checks.csv",

@@ -6,6 +6,7 @@ sortable comparison and errata pages. It completes at any config and whatever th
 test suite is what fails when a number does not read as the registry expects.
 """
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -60,7 +61,11 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
         sections.append(
             StudySection(name=study.name, title=study.title, source=study.source, figures=captioned, tables=shown)
         )
-    write_text(render_report(comparison, sections, changes), out.report)
+    versions = {
+        s.name: json.loads(Path("results", s.name, "provenance.json").read_text())["packages"]
+        for s in catalog.studies.values()
+    }
+    write_text(render_report(comparison, sections, changes, versions), out.report)
     write_table(read_tables(figure_checks), out.figure_checks)
     print(comparison["status"].value_counts().to_string())
 

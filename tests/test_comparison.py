@@ -105,3 +105,12 @@ def test_verdict_counts_cover_every_status_in_order():
     counts = verdict_counts(result)
     assert list(counts) == list(STATUSES)
     assert counts["reproduced"] == 1 and counts["differs"] == 1 and sum(counts.values()) == 2
+
+
+def test_the_report_names_the_versions_once_when_every_study_agrees():
+    from cvsuite.published.report import versions_line
+
+    same = {"a": {"numpy": "2.4.6", "scipy": "1.17.1"}, "b": {"numpy": "2.4.6", "scipy": "1.17.1"}}
+    assert versions_line(same) == "Computed with numpy 2.4.6, scipy 1.17.1."
+    mixed = {**same, "b": {"numpy": "2.3.5", "scipy": "1.17.1"}}
+    assert versions_line(mixed).startswith("Studies ran with different package versions: a: numpy 2.4.6")

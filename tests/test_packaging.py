@@ -83,8 +83,20 @@ def test_environment_yml_pins_the_lock():
         d for d in yaml.safe_load((ROOT / "environment.yml").read_text())["dependencies"] if isinstance(d, str)
     )
     lock = locked()
-    names = ("numpy", "scipy", "scikit-learn", "matplotlib", "pandas", "snakemake", "jsonschema", "pyyaml",
-             "threadpoolctl", "pytest", "ruff", "snakemake-executor-plugin-slurm")
+    names = (
+        "numpy",
+        "scipy",
+        "scikit-learn",
+        "matplotlib",
+        "pandas",
+        "snakemake",
+        "jsonschema",
+        "pyyaml",
+        "threadpoolctl",
+        "pytest",
+        "ruff",
+        "snakemake-executor-plugin-slurm",
+    )
     for name in names:
         assert conda.get(name) == lock[name], name
 

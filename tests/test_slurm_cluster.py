@@ -76,16 +76,27 @@ class Cluster:
             self.flags += ["--slurm-status-command", "squeue"]  # no accounting daemon: the executor would wait on sacct
 
     def command(self, *args: str) -> list[str]:
-        return [sys.executable, "-m", "snakemake", *TARGET, "--workflow-profile", "profiles/slurm", *self.flags,
-                *SCALE, *args]
+        return [
+            sys.executable,
+            "-m",
+            "snakemake",
+            *TARGET,
+            "--workflow-profile",
+            "profiles/slurm",
+            *self.flags,
+            *SCALE,
+            *args,
+        ]
 
     def run(self, workdir: Path, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(self.command(*args), cwd=workdir, env=self.env, capture_output=True, text=True,
-                              timeout=900)
+        return subprocess.run(
+            self.command(*args), cwd=workdir, env=self.env, capture_output=True, text=True, timeout=900
+        )
 
     def start(self, workdir: Path, *args: str) -> subprocess.Popen:
-        return subprocess.Popen(self.command(*args), cwd=workdir, env=self.env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+        return subprocess.Popen(
+            self.command(*args), cwd=workdir, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
 
 
 @pytest.fixture(scope="module")

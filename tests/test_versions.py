@@ -49,7 +49,9 @@ def documents_python(tmp_path_factory) -> Path:
     pins = [f"{name}=={version}" for name, version in DOCUMENTS.items()]
     install = subprocess.run(
         [python, "-m", "pip", "install", "-q", "-c", constraints, *pins, project],
-        capture_output=True, text=True, timeout=1800,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     assert install.returncode == 0, f"the project does not install with {pins}:\n{install.stderr[-3000:]}"
     return python
@@ -86,8 +88,13 @@ def versions_of(workdir: Path) -> dict[str, str]:
 
 def test_the_documents_library_versions_reproduce_every_number(documents_python, finished_workflow, tmp_path):
     workdir = copy_workflow(tmp_path / "workflow")
-    run = subprocess.run([documents_python, "-m", "snakemake", "all", "--cores", "2"], cwd=workdir,
-                         capture_output=True, text=True, timeout=3600)
+    run = subprocess.run(
+        [documents_python, "-m", "snakemake", "all", "--cores", "2"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     assert run.returncode == 0, f"snakemake all failed under {DOCUMENTS}:\n{run.stderr[-4000:]}"
     for record in (workdir / "results").rglob("provenance.json"):  # and every folder says so
         packages = json.loads(record.read_text())["packages"]
@@ -112,18 +119,23 @@ def test_the_documents_library_versions_reproduce_every_number(documents_python,
     (tmp_path / "versions.md").write_text("\n".join(report) + "\n")
     print("\n" + "\n".join(report))
     if moved:
-        warnings.warn(f"{len(moved)} tables differ under the documents' versions: "
-                      + "; ".join(f"{m['table']} ({m['cells']} cells, max rel {m['max_rel']})" for m in moved),
-                      stacklevel=1)
+        warnings.warn(
+            f"{len(moved)} tables differ under the documents' versions: "
+            + "; ".join(f"{m['table']} ({m['cells']} cells, max rel {m['max_rel']})" for m in moved),
+            stacklevel=1,
+        )
 
     claims = ["claim", "status", "reproduced_as_printed", "reproduced"]
     both = read_table(finished_workflow / "results" / "comparison.csv")[claims].merge(
         read_table(workdir / "results" / "comparison.csv")[claims], on="claim", suffixes=("_lock", "_documents")
     )
     digits = both[both["reproduced_lock"] != both["reproduced_documents"]]
-    print(f"{len(digits)} of {len(both)} registered numbers move at full precision, none of these as printed: "
-          + " ".join(digits["claim"]))
-    changed = both[(both["status_lock"] != both["status_documents"])
-                   | (both["reproduced_as_printed_lock"] != both["reproduced_as_printed_documents"])]
+    print(
+        f"{len(digits)} of {len(both)} registered numbers move at full precision, none of these as printed: "
+        + " ".join(digits["claim"])
+    )
+    changed = both[
+        (both["status_lock"] != both["status_documents"])
+        | (both["reproduced_as_printed_lock"] != both["reproduced_as_printed_documents"])
+    ]
     assert changed.empty, f"registered numbers that depend on the library versions:\n{changed.to_string(index=False)}"
-

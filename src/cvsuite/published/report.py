@@ -73,7 +73,25 @@ def errata(comparison: pd.DataFrame) -> pd.DataFrame:
     return comparison[differs & unmoved]
 
 
-def render_report(comparison: pd.DataFrame, studies: list[StudySection], changes: list[tuple] = ()) -> str:
+def versions_line(versions: dict[str, dict[str, str]]) -> str:
+    """The package versions the studies ran with (from their provenance.json), one line if they agree."""
+    distinct = {tuple(sorted(v.items())) for v in versions.values()}
+    if len(distinct) == 1:
+        packages = dict(next(iter(distinct)))
+        return "Computed with " + ", ".join(f"{name} {version}" for name, version in packages.items()) + "."
+    return (
+        "Studies ran with different package versions: "
+        + "; ".join(
+            f"{study}: " + ", ".join(f"{n} {v}" for n, v in sorted(packages.items()))
+            for study, packages in versions.items()
+        )
+        + "."
+    )
+
+
+def render_report(
+    comparison: pd.DataFrame, studies: list[StudySection], changes: list[tuple] = (), versions: dict | None = None
+) -> str:
     """Markdown: verdicts, changed settings, errata, then per study its figures and numbers."""
     counts = verdict_counts(comparison)
     lines = [
@@ -92,6 +110,13 @@ def render_report(comparison: pd.DataFrame, studies: list[StudySection], changes
         "standard error, allowance, z and alternative).",
         "",
     ]
+    if versions:
+        lines += [
+            versions_line(versions) + " The suite is tested from the documents' versions (numpy 2.3.5, "
+            "scipy 1.16.3, scikit-learn 1.7.2) to the lock's; no registered number moves at its printed "
+            "precision between them (tests/test_versions.py).",
+            "",
+        ]
     lines += ["## Settings that differ from the documents'", ""]
     if changes:
         lines += ["| setting | the documents' | this run's |", "|---|---|---|"]
