@@ -20,13 +20,9 @@ def main(job: Job) -> StudyResult:
     sweep = degree_sweep(s.x, s.y, s.x_test, s.y_test, degrees, data["half_width"])
     summary = degree_sweep_summary(sweep)
     solvers = least_squares_solvers(s.x, s.y, params["max_degree"], data["half_width"])
+    claims = degree_sweep_claims(sweep, summary)
     return StudyResult(
-        tables={
-            "degree_sweep": sweep,
-            "summary": summary,
-            "solvers": solvers,
-            "claims": degree_sweep_claims(sweep, summary),
-        },
+        tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers, "claims": claims},
         figures={"risk_and_norm_by_degree": figures.risk_and_norm_by_degree(sweep, summary.iloc[0], len(s.y))},
     )
 
