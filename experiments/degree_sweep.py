@@ -1,14 +1,15 @@
 """Study degree_sweep: page 802's least-squares sweep, quoted by "Regularization and Cross-Validation".
 
 Writes training and expected risk, their ratio and ||theta|| for each degree, and the summary the
-document quotes (862 at degree 15; 11.83 at the best degree; 81,050 at degree 15).
+document quotes (862 at degree 15; 11.83 at the best degree; 81,050 at degree 15), what the
+solvers give, and the document's sentences about the sweep as claims.
 """
 
 import numpy as np
 
 from cvsuite.data.sine import train_and_test
 from cvsuite.figures import degree_sweep as figures
-from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary, least_squares_solvers
+from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_claims, degree_sweep_summary, least_squares_solvers
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -19,8 +20,9 @@ def main(job: Job) -> StudyResult:
     sweep = degree_sweep(s.x, s.y, s.x_test, s.y_test, degrees, data["half_width"])
     summary = degree_sweep_summary(sweep)
     solvers = least_squares_solvers(s.x, s.y, params["max_degree"], data["half_width"])
+    claims = degree_sweep_claims(sweep, summary)
     return StudyResult(
-        tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers},
+        tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers, "claims": claims},
         figures={"risk_and_norm_by_degree": figures.risk_and_norm_by_degree(sweep, summary.iloc[0], len(s.y))},
     )
 

@@ -1,7 +1,8 @@
 """Study ridge_path: the degree-12 ridge path of "Regularization and Cross-Validation", §8.2.3.
 
-Writes the ten-lambda table, the 400-point log grid, the best lambda's exchange rate, and the
-worked example's closed form beside a numerical ridge solve; draws the document's two panels.
+Writes the ten-lambda table, the 400-point log grid, the best lambda's exchange rate, the worked
+example's closed form beside a numerical ridge solve, the fit below the grid, and the document's
+sentences about the path and the worked example as claims; draws the document's two panels.
 """
 
 import numpy as np
@@ -10,6 +11,7 @@ from cvsuite.data.sine import train_and_test
 from cvsuite.figures import ridge_path as figures
 from cvsuite.methods.ridge import ridge_path
 from cvsuite.studies.ridge_path import RidgeGrid, checked_worked_example, grid_and_exchange, worked_example_exchange
+from cvsuite.studies.ridge_path_claims import RidgeEvidence, below_the_grid, ridge_claims
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -29,12 +31,16 @@ def main(job: Job) -> StudyResult:
     # Step 4 reads the exchange rate between the table's first two rows (lambda = 0 and 1).
     exchange = worked_example_exchange(worked, float(we["lambdas"][0]), float(we["lambdas"][1]))
 
+    near_zero = below_the_grid(samples, params["degree"], params["grid_start"])
+    evidence = RidgeEvidence(grid, summary, near_zero, worked, exchange, train_design, samples.y, data["noise"])
     tables = {
         "lambda_table": table,
         "lambda_grid": grid,
         "summary": summary,
         "worked_example": worked,
         "worked_example_exchange": exchange,
+        "below_the_grid": near_zero,
+        "claims": ridge_claims(evidence, we_x, we_y),
     }
     best = summary.iloc[0]
     return StudyResult(

@@ -1,9 +1,11 @@
 """Study degree_sweep: page 802's least-squares sweep, quoted by "Regularization and Cross-Validation"."""
 
 import numpy as np
+import pandas as pd
+import pytest
 
 from cvsuite.data.sine import polynomial_design, sine_sample
-from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_summary, least_squares_solvers
+from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_claims, degree_sweep_summary, least_squares_solvers
 
 X, Y = sine_sample(25, 3, 0.35, 3.0)
 XT, YT = sine_sample(400, 99, 0.35, 3.0)
@@ -33,3 +35,25 @@ def test_the_stable_solvers_agree_where_the_normal_equations_stray():
     assert stable.max() - stable.min() < 1e-4 * stable.mean()
     normal = solvers[[s for s in solvers.index if s.startswith("normal equations")]].iloc[0]
     assert abs(normal - stable.mean()) > 100 * (stable.max() - stable.min())
+
+
+def test_sweep_claims_read_monotonicity_and_the_turn_from_the_sweep():
+    sweep = pd.DataFrame(
+        {
+            "degree": [0, 1, 2, 3],
+            "train_risk": [1.0, 0.5, 0.4, 0.3],
+            "expected_risk": [1.2, 0.6, 0.8, 9.0],
+            "theta_norm": [1.0, 2.0, 5.0, 50.0],
+        }
+    )
+    claims = degree_sweep_claims(sweep, degree_sweep_summary(sweep.assign(expected_over_train=1.0)))
+    claims = claims.set_index("claim")
+    assert claims["holds"].all()
+    assert claims.loc["expected_risk_turns_and_climbs", "value"] == pytest.approx(9.0 / 0.6)
+    assert claims.loc["norm_grows_from_best_to_highest_degree", "value"] == pytest.approx(25.0)
+    flat = degree_sweep_claims(
+        sweep.assign(train_risk=[1.0, 0.5, 0.5, 0.3], expected_risk=[0.1, 0.6, 0.8, 9.0]),
+        degree_sweep_summary(sweep.assign(expected_over_train=1.0, expected_risk=[0.1, 0.6, 0.8, 9.0])),
+    )
+    flat = flat.set_index("claim")["holds"]
+    assert not flat["train_risk_falls_monotonically"] and not flat["expected_risk_turns_and_climbs"]

@@ -1,11 +1,22 @@
 """Study k_bias: Equation 8.13 against the truth for each K ("Regularization and Cross-Validation" §8.2.4)."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from cvsuite.data.sine import SineSamples, polynomial_design, sine_sample
 from cvsuite.methods.folds import shuffled_partition
-from cvsuite.studies.k_bias import KBiasSettings, cv_fold_risks, k_bias_table, partition_grid, std_error_range
+from cvsuite.studies.k_bias import (
+    KBiasSettings,
+    cv_fold_risks,
+    full_data_risk,
+    k_bias_table,
+    partition_grid,
+    shuffle_runs,
+    shuffle_summary,
+    std_error_range,
+)
+from cvsuite.studies.k_bias_claims import KBiasEvidence, error_sources, k_bias_claims, other_degrees, precision_table
 
 X, Y = sine_sample(25, 3, 0.35, 3.0)
 XT, YT = sine_sample(400, 99, 0.35, 3.0)
@@ -80,3 +91,108 @@ def test_the_se_of_the_mean_over_shuffles_says_how_far_the_bias_is_from_noise():
     assert table.loc[2, "cv_estimate_se"] == pytest.approx(np.std(estimates, ddof=1) / np.sqrt(6), rel=1e-9)
     assert table.loc[2, "bias_over_se"] == pytest.approx(table.loc[2, "bias"] / table.loc[2, "cv_estimate_se"])
     assert table.loc[25, "cv_estimate_se"] == 0.0 and np.isinf(table.loc[25, "bias_over_se"])
+
+
+def shuffle_estimates(k, shuffles, degree=5):
+    """Brute force: each shuffle's K-fold estimate, lstsq fold by fold."""
+    return np.array(
+        [
+            np.mean(
+                [brute_force_fold_risk(np.setdiff1d(np.arange(25), f), f, degree) for f in shuffled_partition(25, k, s)]
+            )
+            for s in range(shuffles)
+        ]
+    )
+
+
+def test_shuffle_summary_counts_what_the_mean_over_shuffles_is_made_of():
+    settings = KBiasSettings(5, (2, 3, 25), 8, 0)
+    runs = shuffle_runs(SAMPLES, settings)
+    truth = full_data_risk(SAMPLES, 5)
+    summary = shuffle_summary(runs, truth, 25).set_index("K")
+    two, three = shuffle_estimates(2, 8), shuffle_estimates(3, 8)
+    assert summary.loc[2, "shuffles_above_truth"] == (two > truth).sum()
+    assert summary.loc[2, "shuffle_median"] == pytest.approx(np.median(two), rel=1e-10)
+    assert summary.loc[2, "largest_shuffle_share_of_estimate"] == pytest.approx(two.max() / two.sum(), rel=1e-10)
+    assert summary.loc[2, "cv_estimate_without_largest"] == pytest.approx(np.sort(two)[:-1].mean(), rel=1e-10)
+    assert summary.loc[2, "fall_to_next_k"] == pytest.approx((two - three).mean(), rel=1e-10)
+    assert summary.loc[2, "fall_to_next_k_se"] == pytest.approx((two - three).std(ddof=1) / np.sqrt(8), rel=1e-9)
+    assert (summary.loc[2, "distinct_partitions"], summary.loc[25, "distinct_partitions"]) == (8, 1)
+    assert (summary.loc[2, "distinct_training_sizes"], summary.loc[25, "distinct_training_sizes"]) == (2, 1)
+    own = [np.std(runs[0].fold_risks[s], ddof=1) / np.sqrt(2) for s in range(8)]
+    assert summary.loc[2, "median_std_error"] == pytest.approx(np.median(own), rel=1e-10)
+    assert summary.loc[2, "shuffles_with_smaller_std_error"] == sum(v < own[0] for v in own)
+
+
+def test_many_shuffles_start_with_the_tables_own_and_leave_one_out_is_exact():
+    settings = KBiasSettings(5, (2, 5, 25), 6, 0)
+    precision = precision_table(SAMPLES, settings, 6).set_index("K")
+    table = k_bias_table(SAMPLES, settings).set_index("K")
+    np.testing.assert_allclose(precision["cv_estimate"], table["cv_estimate"], rtol=1e-10)
+    np.testing.assert_allclose(precision["cv_estimate_se"][[2, 5]], table["cv_estimate_se"][[2, 5]], rtol=1e-8)
+    assert precision.loc[25, "cv_estimate_se"] == 0.0 and np.isinf(precision.loc[25, "bias_over_se"])
+    two = shuffle_estimates(2, 6)
+    assert precision.loc[2, "share_above_truth"] == pytest.approx((two > table.loc[2, "truth"]).mean())
+
+
+def test_the_two_sources_of_error_add_up_to_the_bias_and_the_first_is_the_fold_models_true_risk():
+    settings = KBiasSettings(5, (3, 25), 4, 0)
+    sources = error_sources(SAMPLES, settings).set_index("K")
+    table = k_bias_table(SAMPLES, settings).set_index("K")
+    total = sources["training_effect"] + sources["validation_effect"]
+    np.testing.assert_allclose(total, table["bias"], rtol=1e-8)
+    true_risks = []
+    for s in range(4):
+        for fold in shuffled_partition(25, 3, s):
+            train = np.setdiff1d(np.arange(25), fold)
+            theta = np.linalg.lstsq(polynomial_design(X[train], 5, 3.0), Y[train], rcond=None)[0]
+            true_risks.append(np.mean((YT - polynomial_design(XT, 5, 3.0) @ theta) ** 2))
+    assert sources.loc[3, "training_effect"] == pytest.approx(np.mean(true_risks) - table.loc[3, "truth"], rel=1e-9)
+
+
+def test_other_degrees_score_leave_one_out_and_the_smallest_k_on_the_same_sample():
+    others = other_degrees(SAMPLES, KBiasSettings(5, (2, 25), 3, 0)).set_index("degree")
+    assert list(others.index) == [3, 4, 5, 6, 7]
+    loo = np.mean([brute_force_fold_risk(np.setdiff1d(np.arange(25), [i]), [i], 3) for i in range(25)])
+    assert others.loc[3, "loo_estimate"] == pytest.approx(loo, rel=1e-10)
+    assert others.loc[4, "small_k_estimate"] == pytest.approx(shuffle_estimates(2, 3, 4).mean(), rel=1e-10)
+
+
+def hand_made_evidence(k2_bias_over_se, largest_share):
+    """Claims read from tables written by hand: K = 2 and 5, with chosen statistics."""
+    table = pd.DataFrame(
+        {
+            "K": [2, 5],
+            "truth": [1.0, 1.0],
+            "bias": [0.5, 0.04],
+            "bias_over_se": [k2_bias_over_se, 3.0],
+            "std_error": [0.1, 0.1],
+            "spread_over_std_error": [5.0, 2.7],
+            "fits": [2, 5],
+        }
+    )
+    summary = pd.DataFrame(
+        {
+            "K": [2, 5],
+            "shuffles": [40, 40],
+            "largest_shuffle_share_of_estimate": [largest_share, 0.1],
+            "std_errors_below_spread_share": [0.9, 0.55],
+            "distinct_partitions": [40, 40],
+            "fall_to_next_k": [0.46, np.nan],
+            "fall_to_next_k_se": [0.1, np.nan],
+        }
+    )
+    empty = pd.DataFrame()
+    return KBiasEvidence(table, summary, pd.DataFrame(columns=["K"]), pd.DataFrame(columns=["K"]), empty, [], 25, 5)
+
+
+@pytest.mark.parametrize("ratio, share, noise_free, one_shuffle", [(1.55, 0.62, False, False), (2.5, 0.3, True, True)])
+def test_claims_read_bias_against_its_standard_error_and_its_largest_shuffle(ratio, share, noise_free, one_shuffle):
+    claims = k_bias_claims(hand_made_evidence(ratio, share)).set_index("claim")
+    assert bool(claims.loc["bias_beyond_noise_at_k2", "holds"]) == noise_free
+    assert bool(claims.loc["mean_not_from_one_shuffle_at_k2", "holds"]) == one_shuffle
+    assert claims.loc["bias_a_few_percent_at_k5", "holds"] and not claims.loc["bias_a_few_percent_at_k2", "holds"]
+    assert claims.loc["spread_nearly_three_times_std_error_at_k5", "holds"]
+    # 0.55 of 40 shuffles is not above one half by two standard errors (0.5 + 2 * 0.079)
+    assert not claims.loc["std_error_understates_spread_at_k5", "holds"]
+    assert claims.loc["bias_falls_beyond_noise_at_every_step", "value"] == pytest.approx(4.6)

@@ -56,25 +56,56 @@ class KBiasSettings:
         return cls(block["degree"], tuple(block["folds"]), count, block["first_seed"])
 
 
-def k_bias_table(samples: SineSamples, settings: KBiasSettings) -> pd.DataFrame:
+@dataclass(frozen=True)
+class ShuffleRuns:
+    """Equation 8.13 on every shuffle of one K: each shuffle's partition and its K fold risks.
+
+    Shuffle s is ``shuffled_partition(N, K, first_seed + s)``: for one s every K cuts the same
+    permutation, so two K's estimates are paired by shuffle.
+    """
+
+    k: int
+    partitions: list[list[np.ndarray]]
+    fold_risks: list[np.ndarray]
+
+    @property
+    def estimates(self) -> np.ndarray:
+        """The estimate of each shuffle: the mean of its fold risks."""
+        return np.array([risks.mean() for risks in self.fold_risks])
+
+
+def shuffle_runs(samples: SineSamples, settings: KBiasSettings) -> list[ShuffleRuns]:
+    """The fold risks of every shuffle, for each K of the settings."""
+    x, y, half_width = samples.x, samples.y, samples.half_width
+    n = len(y)
+    runs = []
+    for k in settings.fold_counts:
+        partitions = [shuffled_partition(n, k, settings.first_seed + s) for s in range(settings.shuffles)]
+        risks = [cv_fold_risks(x, y, p, settings.degree, half_width) for p in partitions]
+        runs.append(ShuffleRuns(int(k), partitions, risks))
+    return runs
+
+
+def full_data_risk(samples: SineSamples, degree: int) -> float:
+    """The truth Equation 8.13 estimates: the risk on the test points of the fit to all N points."""
+    return least_squares_risk(samples.x, samples.y, samples.x_test, samples.y_test, degree, samples.half_width)
+
+
+def k_bias_table(samples: SineSamples, settings: KBiasSettings, runs: list[ShuffleRuns] | None = None) -> pd.DataFrame:
     """One row per K: truth, CV estimate (mean over shuffles), bias, standard error, spread.
 
     Shuffle s uses the partition of ``shuffled_partition(N, K, first_seed + s)``; the standard
     error (sigma / sqrt(K), the book's margin note) is that of the first shuffle's partition alone;
     the spread is the population s.d. (ddof = 0) of the per-shuffle estimates, as in the listing.
     ``cv_estimate_se`` is the standard error of the mean over shuffles (ddof 1), what a claim that the
-    bias "is not noise" must be measured against.
+    bias "is not noise" must be measured against. ``runs`` (from ``shuffle_runs``) saves redoing them.
     """
-    x, y, x_test, y_test, half_width = samples.x, samples.y, samples.x_test, samples.y_test, samples.half_width
-    degree, shuffles, first_seed = settings.degree, settings.shuffles, settings.first_seed
-    n = len(y)
-    truth = least_squares_risk(x, y, x_test, y_test, degree, half_width)
+    n = len(samples.y)
+    truth = full_data_risk(samples, settings.degree)
     rows = []
-    for k in settings.fold_counts:
-        partitions = [shuffled_partition(n, k, first_seed + s) for s in range(shuffles)]
-        estimates = np.array([cv_fold_risks(x, y, p, degree, half_width).mean() for p in partitions])
-        first = cv_fold_risks(x, y, partitions[0], degree, half_width)
-        sizes = training_sizes(n, partitions[0])
+    for run in runs if runs is not None else shuffle_runs(samples, settings):
+        k, estimates, first = run.k, run.estimates, run.fold_risks[0]
+        sizes = training_sizes(n, run.partitions[0])
         estimate = float(estimates.mean())
         se = standard_error(first)
         mean_se = standard_error(estimates)
@@ -84,10 +115,10 @@ def k_bias_table(samples: SineSamples, settings: KBiasSettings) -> pd.DataFrame:
         spread = float((estimates - estimates[0]).std())
         rows.append(
             {
-                "K": int(k),
+                "K": k,
                 "train_size_min": int(sizes.min()),
                 "train_size_max": int(sizes.max()),
-                "n_parameters": degree + 1,
+                "n_parameters": settings.degree + 1,
                 "truth": truth,
                 "cv_estimate": estimate,
                 "cv_estimate_se": mean_se,
@@ -100,7 +131,55 @@ def k_bias_table(samples: SineSamples, settings: KBiasSettings) -> pd.DataFrame:
                 "std_error": se,
                 "spread_over_shuffles": spread,
                 "spread_over_std_error": spread / se,
-                "fits": int(k),
+                # One least-squares fit per fold of the partition.
+                "fits": len(first),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFrame:
+    """What the mean over shuffles is made of, per K (§8.2.4's "This is not noise" and its relatives).
+
+    Per K: how many shuffles read above the truth; their median and largest estimate; the share
+    of the mean that the largest shuffle supplies (its estimate / shuffles over the mean) and the
+    mean without it; each shuffle's own standard error sigma / sqrt(K) (the median, how many are
+    smaller than the first shuffle's, the share below the spread over shuffles); the per-fold
+    s.d. sigma (first shuffle, and median); how many distinct partitions the shuffles drew; how
+    many training sizes one partition has; and the fall of the estimate to the next K with its
+    standard error, paired by shuffle (shuffle s cuts one permutation for every K).
+    """
+    rows = []
+    for i, run in enumerate(runs):
+        k, estimates = run.k, run.estimates
+        largest = int(np.argmax(estimates))
+        own_se = np.array([standard_error(r) for r in run.fold_risks])
+        spread = float((estimates - estimates[0]).std())
+        partitions = {tuple(tuple(f.tolist()) for f in canonical_partition(p)) for p in run.partitions}
+        paired = i + 1 < len(runs) and len(runs[i + 1].fold_risks) == len(run.fold_risks)
+        falls = estimates - runs[i + 1].estimates if paired else np.array([np.nan])
+        rows.append(
+            {
+                "K": k,
+                "shuffles": len(estimates),
+                "shuffles_above_truth": int((estimates > truth).sum()),
+                "shuffle_median": float(np.median(estimates)),
+                "median_over_truth": float(np.median(estimates)) / truth,
+                "shuffle_max": float(estimates[largest]),
+                "largest_shuffle_share_of_estimate": float(estimates[largest] / len(estimates) / estimates.mean()),
+                "cv_estimate_without_largest": float(np.delete(estimates, largest).mean())
+                if len(estimates) > 1
+                else np.nan,
+                "median_std_error": float(np.median(own_se)),
+                "shuffles_with_smaller_std_error": int((own_se < own_se[0]).sum()),
+                "std_errors_below_spread_share": float((own_se < spread).mean()),
+                "spread_over_median_std_error": spread / float(np.median(own_se)),
+                "fold_sd": standard_error(run.fold_risks[0]) * math.sqrt(k),
+                "median_fold_sd": float(np.median(own_se)) * math.sqrt(k),
+                "distinct_partitions": len(partitions),
+                "distinct_training_sizes": len(set(training_sizes(n, run.partitions[0]).tolist())),
+                "fall_to_next_k": float(falls.mean()),
+                "fall_to_next_k_se": standard_error(falls),
             }
         )
     return pd.DataFrame(rows)
