@@ -112,7 +112,9 @@ ROBUST = config["robustness"]
 ROBUST_SHAPE_SHARDS = shard_ranges(ROBUST["shape_first_seed"], ROBUST["shape_datasets"], ROBUST["datasets_per_shard"])
 ROBUST_SINE_SHARDS = shard_ranges(ROBUST["sine_first_seed"], ROBUST["sine_datasets"], ROBUST["datasets_per_shard"])
 FRESH_SINE = {
-    **{block: config[block] for block in ("sine_data", "ridge_path", "k_bias")},
+    "sine_data": config["sine_data"],
+    "ridge_path": {k: config["ridge_path"][k] for k in ("degree", "grid_start", "grid_stop", "grid_points")},
+    "k_bias": {k: config["k_bias"][k] for k in ("degree", "folds", "shuffles", "first_seed")},
     "robustness": {k: ROBUST[k] for k in ("sine_test_seed_offset", "sine_shuffles")},
 }
 
