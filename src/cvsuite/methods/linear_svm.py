@@ -55,14 +55,15 @@ class LeaveOutMistakes:
     full_genes: dict[int, np.ndarray]
 
 
-def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool) -> list[LeaveOutMistakes]:
+def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool, batch: int = 10) -> list[LeaveOutMistakes]:
     """Fit every leave-one-out (and, if ``nested``, leave-two-out) training set of each dataset in
     ``xs`` (each n x p, labels ``y``) at every setting of the grid.
 
     Genes are ranked on each training set alone. The fits on all the data of every dataset and
-    setting are solved together (from scratch), then the leave-one-out fits together (each from
-    its dataset's fit on all the data), then per dataset the leave-two-out fits (each from the fit
-    less the first of its two samples): one fit less {i, j} serves both orders of the nested loop.
+    setting are solved together (from scratch, the costly start, shared by many problems), then
+    the leave-one-out fits ``batch`` datasets at a time (each from its dataset's fit on all the
+    data), then per dataset the leave-two-out fits (each from the fit less the first of its two
+    samples): one fit less {i, j} serves both orders of the nested loop.
     """
     n = len(y)
     p = xs[0].shape[1]
@@ -72,38 +73,52 @@ def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool) -> lis
     ranks = np.minimum(counts, n)
     ranked_count = max([k for k in grid.gene_counts if k < p], default=0)
     loo_rows = np.arange(n)[:, None]
-    full_kernels, loo_kernels, genes = [], [], []
-    for x in xs:
-        full_ranked = top_genes(x, y, np.zeros((1, 0), dtype=int), ranked_count)[0]
-        loo_ranked = top_genes(x, y, loo_rows, ranked_count)
-        full_kernel = x @ x.T / p
-        by_count = {}
-        for k in grid.gene_counts:
-            by_count[k] = (
-                (full_kernel[None], full_kernel)
-                if k >= p
-                else tuple(top_gene_kernels(x, full_ranked, [full_ranked[None], loo_ranked], k))
-            )
-        full_kernels += [by_count[k][0][0] for k in counts]
-        loo_kernels += [np.broadcast_to(by_count[k][1], (n, n, n)) for k in counts]
+    everyone = np.zeros((1, 0), dtype=int)
+    ranked = [(top_genes(x, y, everyone, ranked_count)[0], top_genes(x, y, loo_rows, ranked_count)) for x in xs]
+    full_kernels, genes = [], []
+    for x, (full_ranked, _) in zip(xs, ranked):
+        by_count = dict(zip(grid.gene_counts, _kernels_by_count(x, full_ranked, full_ranked[None], grid.gene_counts)))
+        full_kernels += [by_count[k][0] for k in counts]
         genes.append({k: (np.arange(p) if k >= p else full_ranked[:k]) for k in grid.gene_counts})
-    every = len(xs) * len(settings)
-    full = solve_dual(np.stack(full_kernels), y, np.ones((every, n), dtype=bool), np.tile(costs, len(xs)),
-                      rank=np.tile(ranks, len(xs)))  # fmt: skip
-    loo_kernels = np.concatenate(loo_kernels)
-    loo_train = np.tile(~np.eye(n, dtype=bool), (every, 1))
-    loo = solve_dual(loo_kernels, y, loo_train, np.repeat(np.tile(costs, len(xs)), n),
-                     warm=np.repeat(full.state, n, axis=0), rank=np.repeat(np.tile(ranks, len(xs)), n))  # fmt: skip
-    wrong_loo = _misclassified(loo, loo_kernels, y, np.tile(loo_rows, (every, 1)))[:, 0]
-    wrong_loo = wrong_loo.reshape(len(xs), len(settings), n).transpose(0, 2, 1)
+    full = solve_dual(np.stack(full_kernels), y, np.ones((len(full_kernels), n), dtype=bool),
+                      np.tile(costs, len(xs)), rank=np.tile(ranks, len(xs)))  # fmt: skip
+    wrong_loo, loo_states = [], []
+    for first in range(0, len(xs), batch):
+        chunk = range(first, min(first + batch, len(xs)))
+        kernels = []
+        for d in chunk:
+            by_count = dict(
+                zip(grid.gene_counts, _kernels_by_count(xs[d], ranked[d][0], ranked[d][1], grid.gene_counts))
+            )
+            kernels += [by_count[k] for k in counts]
+        problems = len(kernels)
+        kernels = np.concatenate(kernels)
+        starts = full.state[first * len(settings) : (first + len(chunk)) * len(settings)]
+        loo_train = np.tile(~np.eye(n, dtype=bool), (problems, 1))
+        loo_costs, loo_ranks = np.repeat(np.tile(costs, len(chunk)), n), np.repeat(np.tile(ranks, len(chunk)), n)
+        loo = solve_dual(kernels, y, loo_train, loo_costs, warm=np.repeat(starts, n, axis=0), rank=loo_ranks)
+        wrong = _misclassified(loo, kernels, y, np.tile(loo_rows, (problems, 1)))[:, 0]
+        wrong_loo += list(wrong.reshape(len(chunk), len(settings), n).transpose(0, 2, 1))
+        loo_states += list(loo.state.reshape(len(chunk), len(settings) * n, n))
     results = []
-    per_dataset = len(settings) * n
     for d, x in enumerate(xs):
         block = slice(d * len(settings), (d + 1) * len(settings))
-        states = loo.state[d * per_dataset : (d + 1) * per_dataset]
-        pairs = _leave_two_out(x, y, grid, genes[d], states) if nested else None
+        pairs = _leave_two_out(x, y, grid, genes[d], loo_states[d]) if nested else None
         results.append(LeaveOutMistakes(wrong_loo[d], pairs, full.alpha[block], full.bias[block], genes[d]))
     return results
+
+
+def _kernels_by_count(x, full_ranked, ranked, gene_counts) -> list[np.ndarray]:
+    """For each gene count k, the kernels (L, n, n) of the training sets ranked ``ranked`` (L, >= k);
+    k >= p is all genes, one kernel for every set."""
+    n, p = x.shape
+    out = []
+    for k in gene_counts:
+        if k >= p:
+            out.append(np.broadcast_to(x @ x.T / p, (len(ranked), n, n)))
+        else:
+            out.append(top_gene_kernels(x, full_ranked, [ranked], k)[0])
+    return out
 
 
 def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, loo_state: np.ndarray) -> np.ndarray:

@@ -62,38 +62,41 @@ class DualSolutions:
 
 
 class _Duals:
-    """The matrices Q of B problems, (B, n, n) or one (n, n) shared, and the products the
-    iterations need, taken for a subset of the problems without copying Q where it can."""
+    """The matrices Q = diag(y) K diag(y) of B problems, kept as their kernels (B, n, n) or one
+    (n, n) shared, with the labels of each problem: the products the iterations need are taken
+    without forming Q, and for a subset of problems without copying kernels where it can."""
 
     def __init__(self, kernels, signs):
-        kernels = np.asarray(kernels, dtype=float)
-        self.shared = kernels.ndim == 2 and (signs == signs[0]).all()
-        if self.shared:
-            self.q = kernels * signs[0][:, None] * signs[0][None, :]
-        else:
-            kernels = np.broadcast_to(kernels, (len(signs), *kernels.shape[-2:]))
-            self.q = kernels * signs[:, :, None] * signs[:, None, :]
+        self.kernels = np.asarray(kernels, dtype=float)
+        self.signs = signs
+        self.shared = self.kernels.ndim == 2
 
-    def rows(self, todo: np.ndarray) -> np.ndarray:
-        return self.q if self.shared or len(todo) == len(self.q) else self.q[todo]
-
-    def times(self, todo, q_todo, vectors: np.ndarray) -> np.ndarray:
-        """Q v for each problem of ``todo`` (``q_todo`` = ``rows(todo)``)."""
+    def times(self, todo: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+        """Q v for each problem of ``todo``, ``vectors`` (len(todo), n)."""
+        signs = self.signs[todo]
+        weighted = vectors * signs
         if self.shared:
-            return vectors @ self.q
-        return np.matmul(q_todo, vectors[:, :, None])[:, :, 0]
+            return (weighted @ self.kernels) * signs
+        if 4 * len(todo) >= len(self.kernels):  # most problems: multiply them all rather than copy kernels
+            full = np.zeros(self.signs.shape)
+            full[todo] = weighted
+            return np.matmul(self.kernels, full[:, :, None])[todo, :, 0] * signs
+        return np.matmul(self.kernels[todo], weighted[:, :, None])[:, :, 0] * signs
 
     def block(self, todo: np.ndarray, order: np.ndarray) -> np.ndarray:
         """Q[order, order] for each problem of ``todo``: (len(todo), m, m)."""
         if self.shared:
-            return self.q[order[:, :, None], order[:, None, :]]
-        return self.q[todo[:, None, None], order[:, :, None], order[:, None, :]]
-
-    def diagonal(self) -> np.ndarray:
-        return np.diagonal(self.q, axis1=-2, axis2=-1)
+            block = self.kernels[order[:, :, None], order[:, None, :]]
+        else:
+            block = self.kernels[todo[:, None, None], order[:, :, None], order[:, None, :]]
+        signs = np.take_along_axis(self.signs[todo], order, axis=1)
+        return block * signs[:, :, None] * signs[:, None, :]
 
     def subset(self, todo: np.ndarray) -> np.ndarray:
-        return np.broadcast_to(self.q, (len(todo), *self.q.shape)) if self.shared else self.q[todo]
+        """Q of the problems ``todo``, formed: (len(todo), n, n)."""
+        kernels = self.kernels if self.shared else self.kernels[todo]
+        signs = self.signs[todo]
+        return kernels * signs[:, :, None] * signs[:, None, :]
 
 
 def solve_dual(
@@ -134,16 +137,16 @@ def solve_dual(
         todo = _active_set(problem, state, alpha, bias, todo, max_iter, tol)
         if len(todo):  # overshot: again from the start, one freed point at a time
             state[todo] = start[todo]
-            todo = _active_set(problem, state, alpha, bias, todo, n, tol, one_at_a_time=True)
+            todo = _active_set(problem, state, alpha, bias, todo, 2 * n, tol, one_at_a_time=2)
     if len(todo):  # libsvm's own algorithm to its default tolerance, then exact from its partition
         near = smo(duals.subset(todo), signs[todo], train[todo], cost[todo], eps=1e-3)
         state[todo] = partition(near, cost[todo], train[todo])
-        todo = _active_set(problem, state, alpha, bias, todo, 3 * n, tol, one_at_a_time=True)
+        todo = _active_set(problem, state, alpha, bias, todo, 3 * n, tol, one_at_a_time=1)
     if len(todo):  # degenerate (more points on the margin than the rank allows free): SMO to tol itself
         alpha[todo] = smo(duals.subset(todo), signs[todo], train[todo], cost[todo], eps=tol / 10)
         state[todo] = partition(alpha[todo], cost[todo], train[todo])
         free = train[todo] & (alpha[todo] > 0) & (alpha[todo] < cost[todo, None])
-        y_gradient = signs[todo] * (duals.times(todo, duals.rows(todo), alpha[todo]) - 1.0)
+        y_gradient = signs[todo] * (duals.times(todo, alpha[todo]) - 1.0)
         # libsvm's b with free multipliers: minus the mean of y_i G_i over them
         bias[todo] = -(y_gradient * free).sum(axis=1) / np.maximum(free.sum(axis=1), 1)
         todo = todo[:0]
@@ -154,7 +157,7 @@ def solve_dual(
     bounded = np.flatnonzero(~(state == FREE).any(axis=1))
     if len(bounded):
         at_cost = train[bounded] & (alpha[bounded] >= cost[bounded, None])
-        gradient = duals.times(bounded, duals.rows(bounded), alpha[bounded]) - 1.0
+        gradient = duals.times(bounded, alpha[bounded]) - 1.0
         bias[bounded] = _midpoint_bias(signs[bounded], np.zeros_like(at_cost), at_cost, gradient, train[bounded])
     worst = kkt_violation(kernels, labels, train, cost, alpha, bias)
     if len(todo) or (worst > tol).any():
@@ -197,11 +200,11 @@ def _signs(labels, shape) -> np.ndarray:
     return np.broadcast_to(np.where(labels == 0, 1.0, -1.0), shape)
 
 
-def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_time=False) -> np.ndarray:
+def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_time: int = 0) -> np.ndarray:
     """Primal-dual active-set iterations on problems ``todo`` from their ``state``; writes alpha,
     bias and state in place and returns the problems not finished within ``max_iter`` solves.
 
-    ``one_at_a_time`` frees only the bounded point that violates its condition most per iteration
+    ``one_at_a_time`` > 0 frees at most that many bounded points per iteration, the worst violators
     (free points out of [0, C] still all go to their bound): slower, but it does not overshoot from
     a partition that is nearly right, as SMO's is."""
     duals, signs, train, cost, max_free = problem
@@ -209,12 +212,11 @@ def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_ti
         if len(todo) == 0:
             break
         st, tr, sg, c = state[todo], train[todo], signs[todo], cost[todo, None]
-        q_todo = duals.rows(todo)
         free, upper = (st == FREE) & tr, (st == AT_COST) & tr
         fixed = np.where(upper, c, 0.0)
-        gradient = duals.times(todo, q_todo, fixed) - 1.0  # of the dual, before the free points and b
+        gradient = duals.times(todo, fixed) - 1.0  # of the dual, before the free points and b
         a, b, solved = _free_system(duals, todo, sg, tr, free, upper, fixed, gradient)
-        g = duals.times(todo, q_todo, a) - 1.0 + sg * b[:, None]  # y_i f(x_i) - 1
+        g = duals.times(todo, a) - 1.0 + sg * b[:, None]  # y_i f(x_i) - 1
         lower = (st == AT_ZERO) & tr
         # A free multiplier within rounding of its bound stays free (and is clipped): a point exactly
         # on its margin at a = 0 or C is a solution too, and moving it would cycle.
@@ -225,7 +227,7 @@ def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_ti
         # larger than rank + 1 makes the system singular (and the iteration cycle).
         room = max_free[todo] - (free & ~to_zero & ~to_cost).sum(axis=1)
         if one_at_a_time:
-            room = np.minimum(room, 1)
+            room = np.minimum(room, one_at_a_time)
         limited = freed.sum(axis=1) > room
         blocked = limited & (room <= 0)  # a violator, and no room to free it: not done here
         if limited.any():
@@ -236,10 +238,13 @@ def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_ti
         unbalanced = ~free.any(axis=1) & (np.abs((fixed * sg).sum(axis=1)) > 1e-12 * c[:, 0])
         new = st.copy()
         new[to_zero], new[to_cost], new[freed] = AT_ZERO, AT_COST, FREE
-        # Without free points y^T a = 0 may be out of reach: free the point nearest its margin.
+        # Without free points y^T a = 0 may be out of reach: free the point nearest its margin among
+        # those that can restore the balance (of the heavier class at C, or of the lighter at 0).
         stuck = unbalanced & ~moved.any(axis=1)
         if stuck.any():
-            nearest = np.argmin(np.where(tr, np.abs(g), np.inf), axis=1)
+            heavy = np.sign((fixed * sg).sum(axis=1))[:, None]
+            helps = (upper & (sg == heavy)) | (lower & (sg == -heavy))
+            nearest = np.argmin(np.where(helps, np.abs(g), np.inf), axis=1)
             new[stuck, nearest[stuck]] = FREE
         state[todo] = new
         alpha[todo] = np.where(tr, np.clip(a, 0.0, c), 0.0)

@@ -187,7 +187,7 @@ def svm_studies(datasets: list[Dataset], *, grid: SvmGrid, ties: str, nested: bo
 
 
 def simulate_datasets(
-    name: str, scenario: dict, datasets: range, settings: SimulationSettings, *, svm_batch: int = 10
+    name: str, scenario: dict, datasets: range, settings: SimulationSettings, *, svm_batch: int = 40
 ) -> pd.DataFrame:
     """One row per dataset r in ``datasets`` and classifier run on it: minimum CV error, nested
     estimate (NaN where not computed), true error (percent) and the chosen setting.
