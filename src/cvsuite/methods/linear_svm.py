@@ -73,11 +73,15 @@ def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool, batch:
     ranks = np.minimum(counts, n)
     ranked_count = max([k for k in grid.gene_counts if k < p], default=0)
     loo_rows = np.arange(n)[:, None]
-    everyone = np.zeros((1, 0), dtype=int)
-    ranked = [(top_genes(x, y, everyone, ranked_count)[0], top_genes(x, y, loo_rows, ranked_count)) for x in xs]
+    # One ranking call per dataset for all the data (row n: no sample left out) and each sample left out.
+    sets = np.vstack([[[n]], loo_rows])
+    ranked = [(both[0], both[1:]) for both in (top_genes(x, y, sets, ranked_count) for x in xs)]
+    all_genes = [x @ x.T / p for x in xs]  # the kernel of every training set at gene count p
     full_kernels, genes = [], []
-    for x, (full_ranked, _) in zip(xs, ranked):
-        by_count = dict(zip(grid.gene_counts, _kernels_by_count(x, full_ranked, full_ranked[None], grid.gene_counts)))
+    for x, (full_ranked, _), every_gene in zip(xs, ranked, all_genes):
+        by_count = dict(
+            zip(grid.gene_counts, _kernels_by_count(x, full_ranked, full_ranked[None], grid.gene_counts, every_gene))
+        )
         full_kernels += [by_count[k][0] for k in counts]
         genes.append({k: (np.arange(p) if k >= p else full_ranked[:k]) for k in grid.gene_counts})
     full = solve_dual(np.stack(full_kernels), y, np.ones((len(full_kernels), n), dtype=bool),
@@ -88,7 +92,10 @@ def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool, batch:
         kernels = []
         for d in chunk:
             by_count = dict(
-                zip(grid.gene_counts, _kernels_by_count(xs[d], ranked[d][0], ranked[d][1], grid.gene_counts))
+                zip(
+                    grid.gene_counts,
+                    _kernels_by_count(xs[d], ranked[d][0], ranked[d][1], grid.gene_counts, all_genes[d]),
+                )
             )
             kernels += [by_count[k] for k in counts]
         problems = len(kernels)
@@ -103,25 +110,25 @@ def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool, batch:
     results = []
     for d, x in enumerate(xs):
         block = slice(d * len(settings), (d + 1) * len(settings))
-        pairs = _leave_two_out(x, y, grid, genes[d], loo_states[d]) if nested else None
+        pairs = _leave_two_out(x, y, grid, genes[d], loo_states[d], all_genes[d]) if nested else None
         results.append(LeaveOutMistakes(wrong_loo[d], pairs, full.alpha[block], full.bias[block], genes[d]))
     return results
 
 
-def _kernels_by_count(x, full_ranked, ranked, gene_counts) -> list[np.ndarray]:
+def _kernels_by_count(x, full_ranked, ranked, gene_counts, every_gene) -> list[np.ndarray]:
     """For each gene count k, the kernels (L, n, n) of the training sets ranked ``ranked`` (L, >= k);
-    k >= p is all genes, one kernel for every set."""
+    k >= p is all genes, ``every_gene`` for every set."""
     n, p = x.shape
     out = []
     for k in gene_counts:
         if k >= p:
-            out.append(np.broadcast_to(x @ x.T / p, (len(ranked), n, n)))
+            out.append(np.broadcast_to(every_gene, (len(ranked), n, n)))
         else:
             out.append(top_gene_kernels(x, full_ranked, [ranked], k)[0])
     return out
 
 
-def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, loo_state: np.ndarray) -> np.ndarray:
+def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, loo_state: np.ndarray, full_kernel) -> np.ndarray:
     """[i, j, s]: sample j misclassified by the fit on all but {i, j} at setting s; ``loo_state``
     (S * n, n) holds the leave-one-out partitions, setting by setting, that start the fits."""
     n, p = x.shape
@@ -130,7 +137,6 @@ def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, loo_state: np.ndarray)
     ranked_count = max([k for k in grid.gene_counts if k < p], default=0)
     full_ranked = full_genes[ranked_count] if ranked_count else None
     pair_ranked = top_genes(x, y, pairs, ranked_count)
-    full_kernel = x @ x.T / p
     kernels = []
     for k, _ in settings:
         if k >= p:

@@ -83,14 +83,11 @@ class _Duals:
             return np.matmul(self.kernels, full[:, :, None])[todo, :, 0] * signs
         return np.matmul(self.kernels[todo], weighted[:, :, None])[:, :, 0] * signs
 
-    def block(self, todo: np.ndarray, order: np.ndarray) -> np.ndarray:
-        """Q[order, order] for each problem of ``todo``: (len(todo), m, m)."""
-        if self.shared:
-            block = self.kernels[order[:, :, None], order[:, None, :]]
-        else:
-            block = self.kernels[todo[:, None, None], order[:, :, None], order[:, None, :]]
-        signs = np.take_along_axis(self.signs[todo], order, axis=1)
-        return block * signs[:, :, None] * signs[:, None, :]
+    def rows_of(self, todo: np.ndarray, order: np.ndarray) -> np.ndarray:
+        """Q[order, :] for each problem of ``todo``: (len(todo), m, n)."""
+        rows = self.kernels[order] if self.shared else self.kernels[todo[:, None], order]
+        signs = self.signs[todo]
+        return rows * np.take_along_axis(signs, order, axis=1)[:, :, None] * signs[:, None, :]
 
     def subset(self, todo: np.ndarray) -> np.ndarray:
         """Q of the problems ``todo``, formed: (len(todo), n, n)."""
@@ -214,8 +211,7 @@ def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_ti
         st, tr, sg, c = state[todo], train[todo], signs[todo], cost[todo, None]
         free, upper = (st == FREE) & tr, (st == AT_COST) & tr
         fixed = np.where(upper, c, 0.0)
-        gradient = duals.times(todo, fixed) - 1.0  # of the dual, before the free points and b
-        a, b, solved = _free_system(duals, todo, sg, tr, free, upper, fixed, gradient)
+        a, b, solved = _free_system(duals, todo, sg, tr, free, upper, fixed)
         g = duals.times(todo, a) - 1.0 + sg * b[:, None]  # y_i f(x_i) - 1
         lower = (st == AT_ZERO) & tr
         # A free multiplier within rounding of its bound stays free (and is clipped): a point exactly
@@ -254,7 +250,7 @@ def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_ti
     return todo
 
 
-def _free_system(duals, todo, signs, train, free, upper, fixed, gradient):
+def _free_system(duals, todo, signs, train, free, upper, fixed):
     """The multipliers and b of each problem's partition: solve the KKT equations of its free
     points and y^T a = 0, problems grouped by their number of free points. Without free points b
     is libsvm's midpoint. Returns (alpha, b, solved); ``solved`` is False where the system was singular."""
@@ -262,24 +258,30 @@ def _free_system(duals, todo, signs, train, free, upper, fixed, gradient):
     alpha, b = fixed.copy(), np.zeros(batch)
     solved = np.ones(batch, dtype=bool)
     counts = free.sum(axis=1)
-    none = counts == 0
-    if none.any():
-        b[none] = _midpoint_bias(signs[none], free[none], upper[none], gradient[none], train[none])
+    none = np.flatnonzero(counts == 0)
+    if len(none):
+        gradient = duals.times(todo[none], fixed[none]) - 1.0
+        b[none] = _midpoint_bias(signs[none], free[none], upper[none], gradient, train[none])
     sizes = np.array([s for s in SYSTEM_SIZES if s < n] + [n])
-    group_of = np.searchsorted(sizes, counts)
-    for group in np.unique(group_of[~none]):
-        rows = np.flatnonzero((group_of == group) & ~none)
+    group_of = np.where(counts == 0, -1, np.searchsorted(sizes, counts))
+    free_first = np.argsort(~free, axis=1, kind="stable")
+    for group in np.unique(group_of[group_of >= 0]):
+        rows = np.flatnonzero(group_of == group)
         m = int(sizes[group])
-        order = np.argsort(~free[rows], axis=1, kind="stable")[:, :m]  # free points first
+        order = free_first[rows, :m]
         valid = np.take_along_axis(free[rows], order, axis=1)
+        q_rows = duals.rows_of(todo[rows], order)  # Q[F, :]
         system = np.zeros((len(rows), m + 1, m + 1))
-        system[:, :m, :m] = duals.block(todo[rows], order) * (valid[:, :, None] & valid[:, None, :])
+        system[:, :m, :m] = np.take_along_axis(q_rows, order[:, None, :], axis=2) * (
+            valid[:, :, None] & valid[:, None, :]
+        )
         system[:, np.arange(m), np.arange(m)] += ~valid  # padding: a_pad = 0
         y_free = np.take_along_axis(signs[rows], order, axis=1) * valid
         system[:, :m, m] = y_free
         system[:, m, :m] = y_free
         rhs = np.zeros((len(rows), m + 1))
-        rhs[:, :m] = -np.take_along_axis(gradient[rows], order, axis=1) * valid
+        # The dual's gradient at the bounded multipliers, on the free rows: 1 - Q[F, U] C
+        rhs[:, :m] = (1.0 - np.matmul(q_rows, fixed[rows][:, :, None])[:, :, 0]) * valid
         rhs[:, m] = -(fixed[rows] * signs[rows]).sum(axis=1)
         solution, ok = _solve(system, rhs)
         sub = alpha[rows]
