@@ -110,7 +110,9 @@ def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool, batch:
     results = []
     for d, x in enumerate(xs):
         block = slice(d * len(settings), (d + 1) * len(settings))
-        pairs = _leave_two_out(x, y, grid, genes[d], loo_states[d], all_genes[d]) if nested else None
+        pairs = (
+            _leave_two_out(x, y, grid, genes[d], loo_state=loo_states[d], full_kernel=all_genes[d]) if nested else None
+        )
         results.append(LeaveOutMistakes(wrong_loo[d], pairs, full.alpha[block], full.bias[block], genes[d]))
     return results
 
@@ -128,7 +130,7 @@ def _kernels_by_count(x, full_ranked, ranked, gene_counts, every_gene) -> list[n
     return out
 
 
-def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, loo_state: np.ndarray, full_kernel) -> np.ndarray:
+def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, *, loo_state: np.ndarray, full_kernel) -> np.ndarray:
     """[i, j, s]: sample j misclassified by the fit on all but {i, j} at setting s; ``loo_state``
     (S * n, n) holds the leave-one-out partitions, setting by setting, that start the fits."""
     n, p = x.shape

@@ -127,18 +127,19 @@ def solve_dual(
     problem = (duals, signs, train, cost, max_free)
     alpha, bias = np.zeros((batch, n)), np.zeros(batch)
     state = np.full((batch, n), AT_ZERO, dtype=np.int8)
+    solution = (state, alpha, bias)  # written in place by the iterations
     todo = np.arange(batch)
     if warm is not None:
         start = np.where(train, warm, AT_ZERO).astype(np.int8)
         state[:] = start
-        todo = _active_set(problem, state, alpha, bias, todo, max_iter, tol)
+        todo = _active_set(problem, solution, todo, max_iter=max_iter, tol=tol)
         if len(todo):  # overshot: again from the start, one freed point at a time
             state[todo] = start[todo]
-            todo = _active_set(problem, state, alpha, bias, todo, 2 * n, tol, one_at_a_time=2)
+            todo = _active_set(problem, solution, todo, max_iter=2 * n, tol=tol, one_at_a_time=2)
     if len(todo):  # libsvm's own algorithm to its default tolerance, then exact from its partition
         near = smo(duals.subset(todo), signs[todo], train[todo], cost[todo], eps=1e-3)
         state[todo] = partition(near, cost[todo], train[todo])
-        todo = _active_set(problem, state, alpha, bias, todo, 3 * n, tol, one_at_a_time=1)
+        todo = _active_set(problem, solution, todo, max_iter=3 * n, tol=tol, one_at_a_time=1)
     if len(todo):  # degenerate (more points on the margin than the rank allows free): SMO to tol itself
         alpha[todo] = smo(duals.subset(todo), signs[todo], train[todo], cost[todo], eps=tol / 10)
         state[todo] = partition(alpha[todo], cost[todo], train[todo])
@@ -156,7 +157,7 @@ def solve_dual(
         at_cost = train[bounded] & (alpha[bounded] >= cost[bounded, None])
         gradient = duals.times(bounded, alpha[bounded]) - 1.0
         bias[bounded] = _midpoint_bias(signs[bounded], np.zeros_like(at_cost), at_cost, gradient, train[bounded])
-    worst = kkt_violation(kernels, labels, train, cost, alpha, bias)
+    worst = kkt_violation(kernels, labels, train, cost, alpha=alpha, bias=bias)
     if len(todo) or (worst > tol).any():
         raise RuntimeError(
             f"C-SVM solve: KKT conditions fail by {worst.max():.3g} in {int((worst > tol).sum())} problems"
@@ -171,7 +172,7 @@ def partition(alpha: np.ndarray, cost: np.ndarray, train: np.ndarray) -> np.ndar
     return np.where(train, state, AT_ZERO).astype(np.int8)
 
 
-def kkt_violation(kernels, labels, train, cost, alpha, bias) -> np.ndarray:
+def kkt_violation(kernels, labels, train, cost, *, alpha, bias) -> np.ndarray:
     """The largest failure of a KKT condition per problem, in units of the margin.
 
     With g_i = y_i f(x_i) - 1: g_i >= 0 where a_i = 0, g_i = 0 where 0 < a_i < C, g_i <= 0 where
@@ -197,7 +198,7 @@ def _signs(labels, shape) -> np.ndarray:
     return np.broadcast_to(np.where(labels == 0, 1.0, -1.0), shape)
 
 
-def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_time: int = 0) -> np.ndarray:
+def _active_set(problem, solution, todo, *, max_iter: int, tol: float, one_at_a_time: int = 0) -> np.ndarray:
     """Primal-dual active-set iterations on problems ``todo`` from their ``state``; writes alpha,
     bias and state in place and returns the problems not finished within ``max_iter`` solves.
 
@@ -205,13 +206,14 @@ def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_ti
     (free points out of [0, C] still all go to their bound): slower, but it does not overshoot from
     a partition that is nearly right, as SMO's is."""
     duals, signs, train, cost, max_free = problem
+    state, alpha, bias = solution
     for _ in range(max_iter):
         if len(todo) == 0:
             break
         st, tr, sg, c = state[todo], train[todo], signs[todo], cost[todo, None]
         free, upper = (st == FREE) & tr, (st == AT_COST) & tr
         fixed = np.where(upper, c, 0.0)
-        a, b, solved = _free_system(duals, todo, sg, tr, free, upper, fixed)
+        a, b, solved = _free_system(duals, todo, signs=sg, train=tr, free=free, upper=upper, fixed=fixed)
         g = duals.times(todo, a) - 1.0 + sg * b[:, None]  # y_i f(x_i) - 1
         lower = (st == AT_ZERO) & tr
         # A free multiplier within rounding of its bound stays free (and is clipped): a point exactly
@@ -250,7 +252,7 @@ def _active_set(problem, state, alpha, bias, todo, max_iter, tol, *, one_at_a_ti
     return todo
 
 
-def _free_system(duals, todo, signs, train, free, upper, fixed):
+def _free_system(duals, todo, *, signs, train, free, upper, fixed):
     """The multipliers and b of each problem's partition: solve the KKT equations of its free
     points and y^T a = 0, problems grouped by their number of free points. Without free points b
     is libsvm's midpoint. Returns (alpha, b, solved); ``solved`` is False where the system was singular."""
@@ -347,7 +349,7 @@ def smo(q, signs, train, cost, *, eps: float = 1e-3, max_iter: int = 100_000) ->
         curvature = np.where(curvature > 0, curvature, TAU)
         gain = g_max[:, None] - violation
         j = np.where(low & (violation < g_max[:, None]), -(gain * gain) / curvature, np.inf).argmin(axis=1)
-        new_i, new_j = _pair_update(qa, aa, g, sg, c[:, 0], i, j)
+        new_i, new_j = _pair_update(qa, aa, g, sg, c[:, 0], i=i, j=j)
         step_i = np.where(go, new_i - aa[r, i], 0.0)
         step_j = np.where(go, new_j - aa[r, j], 0.0)
         g += q_i * step_i[:, None] + qa[r, j] * step_j[:, None]
@@ -360,7 +362,7 @@ def smo(q, signs, train, cost, *, eps: float = 1e-3, max_iter: int = 100_000) ->
     return a
 
 
-def _pair_update(q, a, g, signs, cost, i, j):
+def _pair_update(q, a, g, signs, cost, *, i, j):
     """libsvm's analytic solution for the pair (i, j), clipped to the box (Solver::Solve)."""
     r = np.arange(len(i))
     yi, yj, ai, aj, gi, gj = signs[r, i], signs[r, j], a[r, i], a[r, j], g[r, i], g[r, j]
