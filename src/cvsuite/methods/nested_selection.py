@@ -71,13 +71,8 @@ def combine_fold_scores(fold_scores: Sequence[np.ndarray], how: str) -> float:
 
 
 def held_out_scores(
-    fit_and_score: FitAndScore,
-    settings: list[dict],
-    X,
-    y,
-    folds: Sequence[np.ndarray],
-    within: np.ndarray | None = None,
-    cache: dict | None = None,
+    fit_and_score: FitAndScore, settings: list[dict], X, y, folds: Sequence[np.ndarray],
+    within: np.ndarray | None = None, cache: dict | None = None,
 ) -> list[list[np.ndarray]]:
     """Per setting, per fold: the per-item scores of the model trained without the fold.
 
@@ -99,9 +94,7 @@ def held_out_scores(
     return table
 
 
-def fitted_scores(
-    fit_and_score: FitAndScore, settings: list[dict], s: int, X, y, train, test, cache: dict | None = None
-) -> np.ndarray:
+def fitted_scores(fit_and_score: FitAndScore, settings: list[dict], s: int, X, y, train, test, cache: dict | None = None) -> np.ndarray:
     """The per-item scores on ``test`` of setting ``s`` trained on ``train``, fitted once per cache."""
     key = (s, train.tobytes(), test.tobytes())
     if cache is not None and key in cache:
@@ -148,12 +141,7 @@ class NestedEstimate:
 
 
 def non_nested_cv(
-    fit_and_score: FitAndScore,
-    settings: list[dict],
-    X,
-    y,
-    folds: Sequence[np.ndarray],
-    combine: str,
+    fit_and_score: FitAndScore, settings: list[dict], X, y, folds: Sequence[np.ndarray], combine: str,
     cache: dict | None = None,
 ) -> Selection:
     """Select a setting by cross-validation and report the winner's own score (optimistic)."""
@@ -163,13 +151,8 @@ def non_nested_cv(
 
 
 def nested_cv(
-    fit_and_score: FitAndScore,
-    settings: list[dict],
-    X,
-    y,
-    outer_folds: Sequence[np.ndarray],
-    inner_folds: Sequence[Sequence[np.ndarray]],
-    combine: str,
+    fit_and_score: FitAndScore, settings: list[dict], X, y,
+    outer_folds: Sequence[np.ndarray], inner_folds: Sequence[Sequence[np.ndarray]], combine: str,
     cache: dict | None = None,
 ) -> NestedEstimate:
     """Repeat the whole selection inside each outer training set; score its winner on the outer fold.
