@@ -218,10 +218,36 @@ rule sklearn_nested_iris:
         "experiments/sklearn_nested_iris.py"
 
 
+# Varma and Simon (2006): each scenario's datasets in shards that run side by side (the plan is in
+# rules/common.smk), the costly nested loops in shards of their own; the study gathers them.
+
+
+rule varma_simon_datasets:
+    input:
+        library=LIBRARY,
+    output:
+        **study_outputs("varma_simon_datasets", "{scenario}/{start}-{stop}"),
+    wildcard_constraints:
+        scenario=r"[a-z_]+",
+        start=r"\d+",
+        stop=r"\d+",
+    params:
+        **study_params("varma_simon_datasets", VARMA_SIMON_SIMULATION),
+    threads: 1
+    log:
+        "logs/varma_simon_datasets/{scenario}/{start}-{stop}.log",
+    script:
+        "experiments/varma_simon_datasets.py"
+
+
 rule varma_simon_selection_bias:
     input:
         library=LIBRARY,
         registry=REGISTRY,
+        per_dataset=[
+            study("varma_simon_datasets").table_path("per_dataset", f"{scenario}/{start}-{stop}")
+            for scenario, start, stop in VARMA_SIMON_SHARDS
+        ],
     output:
         **study_outputs("varma_simon_selection_bias"),
     params:

@@ -1,21 +1,18 @@
 """Study varma_simon_selection_bias: the winner's cross-validation error against nested CV.
 
 Re-simulates Varma and Simon (2006), as "Cross-Validation" quotes it in Evidence and Impact (and
-Pitfalls: 'Reporting the winner's cross-validation score'): per dataset the minimum
-cross-validation error of shrunken centroids (10-fold) and of an SVM (leave-one-out), the nested
-estimate (the tuning repeated inside leave-one-out) and the tuned classifier's true error, on null
-data and on data with a class difference. Writes the per-dataset values, their means with Monte
-Carlo standard errors, the design, and one figure of the distributions.
+Pitfalls: 'Reporting the winner's cross-validation score'): gathers the shards of the step
+varma_simon_datasets (per dataset the minimum cross-validation error of shrunken centroids
+(10-fold) and of an SVM (leave-one-out), the nested estimate and the tuned classifier's true
+error, on null data and on data with a class difference) and writes them, their means with the
+standard errors the comparison uses, the design, and one figure of the distributions.
 """
 
 from cvsuite.figures import varma_simon_selection_bias as figures
 from cvsuite.published.registry import published_value, read_registry
-from cvsuite.studies.varma_simon_selection_bias import (
-    SimulationSettings,
-    selection_bias_design,
-    selection_bias_simulation,
-    selection_bias_summary,
-)
+from cvsuite.studies.varma_simon_datasets import SimulationSettings
+from cvsuite.studies.varma_simon_selection_bias import gather_shards, selection_bias_design, selection_bias_summary
+from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 # The paper's figures drawn as references, by registry row: a published number lives in the registry only.
@@ -35,20 +32,9 @@ PAPER_ROWS = {
 
 def main(job: Job) -> StudyResult:
     params = job.config["varma_simon_selection_bias"]
-    sc, svm = params["shrunken_centroids"], params["svm"]
-    settings = SimulationSettings(
-        datasets=params["datasets"],
-        per_class=params["per_class"],
-        n_features=params["n_features"],
-        n_thresholds=sc["thresholds"],
-        n_folds=sc["folds"],
-        prior_rule=sc["prior"],
-        costs=tuple(float(c) for c in svm["costs"]),
-        gene_counts=tuple(int(k) for k in svm["gene_counts"]),
-        ties=params["ties"],
-    )
-    per_dataset = selection_bias_simulation(params["scenarios"], settings)
-    summary = selection_bias_summary(per_dataset, params["low_error_percent"])
+    per_dataset = gather_shards(read_tables(job.input.per_dataset), list(params["scenarios"]))
+    published = params["published_datasets"]
+    summary = selection_bias_summary(per_dataset, params["low_error_percent"], published)
     claims = read_registry(job.input.registry)
     paper_percent = {scenario: {} for scenario, _ in PAPER_ROWS}
     for (scenario, classifier), rows in PAPER_ROWS.items():
@@ -57,7 +43,7 @@ def main(job: Job) -> StudyResult:
         tables={
             "per_dataset": per_dataset,
             "summary": summary,
-            "setup": selection_bias_design(settings),
+            "setup": selection_bias_design(SimulationSettings.from_config(params), published),
         },
         figures={"min_cv_and_nested": figures.min_cv_and_nested(per_dataset, summary, paper_percent)},
     )

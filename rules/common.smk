@@ -15,6 +15,7 @@ from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
 from cvsuite.workflow.shards import shard_ranges
+from cvsuite.studies.varma_simon_selection_bias import shard_plan
 
 
 # The config: config.yaml, then --configfile files and --config values over it, as Snakemake merges
@@ -116,6 +117,16 @@ FRESH_SINE = {
     "ridge_path": {k: config["ridge_path"][k] for k in ("degree", "grid_start", "grid_stop", "grid_points")},
     "k_bias": {k: config["k_bias"][k] for k in ("degree", "folds", "shuffles", "first_seed")},
     "robustness": {k: ROBUST[k] for k in ("sine_test_seed_offset", "sine_shuffles")},
+}
+
+VARMA_SIMON = config["varma_simon_selection_bias"]
+VARMA_SIMON_SHARDS = shard_plan(
+    VARMA_SIMON["scenarios"], VARMA_SIMON["datasets_per_shard"], VARMA_SIMON["nested_per_shard"]
+)
+VARMA_SIMON_SIMULATION = {
+    "varma_simon_selection_bias": {
+        k: v for k, v in VARMA_SIMON.items() if k not in ("datasets_per_shard", "nested_per_shard")
+    },
 }
 
 

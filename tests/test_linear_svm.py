@@ -1,84 +1,79 @@
 import numpy as np
-import pytest
 from sklearn.svm import SVC
 
 from cvsuite.data.two_class_gaussian import simulate_dataset
-from cvsuite.methods.linear_svm import fit_svm, gene_count_kernels, svm_path, svm_predict, top_genes
+from cvsuite.methods.linear_svm import SvmGrid, leave_out_mistakes, top_gene_kernels, top_genes
 
 
 def small_data(seed=0, per_class=8, features=60, signal_features=0, shift=0.0):
     return simulate_dataset(np.random.default_rng(seed), per_class, features, signal_features, shift)
 
 
-def linear_kernel(x):
-    return x @ x.T / x.shape[1]
-
-
-@pytest.mark.parametrize("cost", [0.01, 0.3, 10.0])
-def test_fit_predicts_as_svc_and_its_decision_is_svcs_negated(cost):
-    data = small_data(seed=10, per_class=10, signal_features=5, shift=1.0)
-    kernel = linear_kernel(data.x)
-    keep = np.arange(1, 20)
-    fit = fit_svm(kernel[np.ix_(keep, keep)], data.y[keep], cost)
-    svc = SVC(C=cost, kernel="precomputed").fit(kernel[np.ix_(keep, keep)], data.y[keep])
-    rows = kernel[:, keep]
-    assert np.array_equal(svm_predict(fit, rows), svc.predict(rows))
-    assert np.allclose(-(rows[:, fit.support] @ fit.coef + fit.intercept), svc.decision_function(rows))
-
-
-@pytest.mark.parametrize("cost", [0.05, 1.0, 100.0])
-def test_fit_satisfies_the_c_svm_optimality_conditions(cost):
-    """KKT conditions of min 1/2 |w|^2 + C sum xi, in libsvm's orientation (class 0 is +1), to
-    libsvm's stopping tolerance 1e-3: what any solver put in fit_svm's place must satisfy."""
-    data = small_data(seed=16, per_class=12, features=80, signal_features=4, shift=0.8)
-    kernel, sign = linear_kernel(data.x), np.where(data.y == 0, 1.0, -1.0)
-    fit = fit_svm(kernel, data.y, cost)
-    alpha = np.zeros(len(sign))
-    alpha[fit.support] = fit.coef * sign[fit.support]
-    assert (alpha >= 0).all() and (alpha <= cost * (1 + 1e-12)).all()
-    assert abs(fit.coef.sum()) < 1e-9 * cost * len(sign)  # sum of y_i alpha_i = 0
-    margin = sign * (kernel[:, fit.support] @ fit.coef + fit.intercept)
-    tol = 1e-3
-    free = (alpha > 1e-12) & (alpha < cost * (1 - 1e-9))
-    assert (margin[alpha <= 1e-12] >= 1 - tol).all()
-    assert (np.abs(margin[free] - 1) <= tol).all()
-    assert (margin[alpha >= cost * (1 - 1e-9)] <= 1 + tol).all()
-    assert fit.bounded == bool((alpha >= cost * (1 - 1e-9)).any())
-
-
-def test_svm_path_reuses_the_hard_margin_fit_only_when_no_multiplier_is_bounded():
-    data = small_data(seed=11, per_class=10, features=500)
-    kernel = linear_kernel(data.x)
-    solved = []
-
-    def counting_solver(kernel, y, cost):
-        solved.append(cost)
-        return fit_svm(kernel, y, cost)
-
-    path = svm_path(kernel, data.y, np.array([0.01, 100.0, 1000.0]), solver=counting_solver)
-    assert path[0].bounded  # tiny C: multipliers at C
-    assert not path[1].bounded and path[2] is path[1]  # separable: hard margin from C = 100 on
-    assert solved == [0.01, 100.0]
-    direct = fit_svm(kernel, data.y, 1000.0)
-    assert np.array_equal(svm_predict(direct, kernel), svm_predict(path[2], kernel))
+def t_ranking(x, y, keep, count):
+    """|two-sample t| (pooled variance) on the samples ``keep`` alone, best first (stable ties)."""
+    x, y = x[keep], y[keep]
+    a, b = x[y == 0], x[y == 1]
+    pooled = ((len(a) - 1) * a.var(axis=0, ddof=1) + (len(b) - 1) * b.var(axis=0, ddof=1)) / (len(keep) - 2)
+    t = np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(pooled * (1 / len(a) + 1 / len(b)))
+    return np.argsort(-t, kind="stable")[:count]
 
 
 def test_top_genes_rank_by_t_on_the_training_set_alone():
     data = small_data(seed=12, per_class=6, features=40, signal_features=3, shift=3.0)
-    leave_outs = [[0], [2, 9], []]
-    ranked = top_genes(data.x, data.y, leave_outs, 5, chunk=2)
-    for row, left in enumerate(leave_outs):
+    left_out = np.array([[0, 12], [2, 9], [12, 12]])  # 12 = no sample: [0], [2, 9], []
+    ranked = top_genes(data.x, data.y, left_out, 5, chunk=2)
+    for row, left in enumerate(left_out):
         keep = np.setdiff1d(np.arange(12), left)
-        x, y = data.x[keep], data.y[keep]
-        a, b = x[y == 0], x[y == 1]
-        pooled = ((len(a) - 1) * a.var(axis=0, ddof=1) + (len(b) - 1) * b.var(axis=0, ddof=1)) / (len(keep) - 2)
-        t = np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(pooled * (1 / len(a) + 1 / len(b)))
-        assert ranked[row].tolist() == np.argsort(-t, kind="stable")[:5].tolist()
+        assert ranked[row].tolist() == t_ranking(data.x, data.y, keep, 5).tolist()
 
 
-def test_all_gene_kernel_is_the_precomputed_one_not_a_copy():
-    data = small_data(seed=13)
-    full = linear_kernel(data.x)
-    kernels = gene_count_kernels(data.x, np.arange(5), [3, data.x.shape[1]], full)
-    assert kernels[1] is full
-    assert np.allclose(kernels[0], data.x[:, :3] @ data.x[:, :3].T / 3)
+def test_top_gene_kernels_are_the_product_over_each_sets_own_genes():
+    data = small_data(seed=13, per_class=6, features=50, signal_features=4, shift=2.0)
+    full = top_genes(data.x, data.y, np.zeros((1, 0), dtype=int), 8)[0]
+    left_out = np.array([[0], [3], [7], [11]])
+    ranked = top_genes(data.x, data.y, left_out, 8)
+    for k in (3, 8):
+        (kernels,) = top_gene_kernels(data.x, full, [ranked], k)
+        for row in range(len(left_out)):
+            genes = data.x[:, ranked[row, :k]]
+            assert np.allclose(kernels[row], genes @ genes.T / k, rtol=1e-12, atol=1e-12)
+
+
+def test_leave_out_mistakes_are_those_of_a_literal_loop_with_svc():
+    """Every leave-one-out and leave-two-out fit, genes ranked on its own training set, scored on
+    its held-out samples, against SVC run to a tight tolerance."""
+    data = small_data(seed=14, per_class=5, features=30, signal_features=3, shift=1.0)
+    grid = SvmGrid.of((3, 30), (0.1, 1.0), 30)
+    (fits,) = leave_out_mistakes([data.x], data.y, grid, nested=True)
+    n = len(data.y)
+
+    def mistakes(keep, tests):
+        out = []
+        for k, c in grid.settings():
+            genes = t_ranking(data.x, data.y, keep, k)
+            x = data.x[:, genes]
+            svc = SVC(C=c, kernel="precomputed", tol=1e-12).fit(x[keep] @ x[keep].T / k, data.y[keep])
+            out.append(svc.predict(x[tests] @ x[keep].T / k) != data.y[tests])
+        return np.array(out).T  # (tests, settings)
+
+    for i in range(n):
+        assert np.array_equal(fits.loo[i], mistakes(np.delete(np.arange(n), i), [i])[0])
+        for j in range(i + 1, n):
+            both = mistakes(np.setdiff1d(np.arange(n), [i, j]), [i, j])
+            assert np.array_equal(fits.pairs[j, i], both[0]) and np.array_equal(fits.pairs[i, j], both[1])
+
+
+def test_datasets_fitted_together_give_what_each_gives_alone():
+    datasets = [small_data(seed=s, per_class=6, features=40) for s in (20, 21, 22)]
+    grid = SvmGrid.of((4, 40), (0.5,), 40)
+    together = leave_out_mistakes([d.x for d in datasets], datasets[0].y, grid, nested=False)
+    for data, fits in zip(datasets, together):
+        (alone,) = leave_out_mistakes([data.x], data.y, grid, nested=False)
+        assert np.array_equal(fits.loo, alone.loo)
+        assert np.allclose(fits.full_alpha, alone.full_alpha, atol=1e-12)
+
+
+def test_grid_caps_gene_counts_at_the_features_and_sorts():
+    grid = SvmGrid.of((6000, 10, 50), (1.0, 0.1), 200)
+    assert grid.gene_counts == (10, 50, 200) and grid.costs == (0.1, 1.0)
+    assert grid.settings()[:3] == [(10, 0.1), (10, 1.0), (50, 0.1)]

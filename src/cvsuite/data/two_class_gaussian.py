@@ -12,7 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import norm
+
+# ndtr is the standard normal CDF that scipy.stats.norm.cdf evaluates, without importing
+# scipy.stats (half a second for every simulation job).
+from scipy.special import ndtr
 
 
 @dataclass(frozen=True)
@@ -53,4 +56,4 @@ def linear_rule_error(w: np.ndarray, b: float, class_means: np.ndarray) -> float
     if length == 0.0:
         return 0.5
     margin = (class_means @ w + b) / length
-    return 0.5 * (norm.cdf(-margin[0]) + norm.cdf(margin[1]))
+    return 0.5 * (float(ndtr(-margin[0])) + float(ndtr(margin[1])))

@@ -61,7 +61,7 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
                 )
                 ax.plot([stats[column]] * 2, [level - 0.32, level + 0.32], color=colour, linewidth=3)
                 ax.annotate(
-                    f"{stats[column]:.1f} ± {stats[column + '_se']:.1f}",
+                    f"{stats[column]:.1f} ± {stats[column + '_mc_se']:.1f}",
                     (stats[column], level + 0.34),
                     ha="center",
                     fontsize=8,
@@ -104,7 +104,7 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
     fig.suptitle(
         f"With no class difference the winner's CV error understates the true 50% by "
         f"{optimism.min():.0f} to {optimism.max():.0f} points{nested_text} "
-        f"(over {int(first['datasets'].iloc[0])} datasets)"
+        f"(over {int(first['datasets'].min())} to {int(first['datasets'].max())} datasets)"
     )
     fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig

@@ -1,135 +1,245 @@
-"""A linear C-SVM on a precomputed kernel, its cost path, and top-|t| gene selection for it.
+"""A linear C-SVM on the top-|t| genes of each training set, fitted on every leave-one-out and
+leave-two-out training set of a dataset at once.
 
 The support vector machine of the Varma and Simon (2006) re-simulation ("Cross-Validation",
 Evidence and Impact: "an SVM by leave-one-out"): a C-SVM on the linear kernel X_S X_S^T / |S| of
-the genes S of largest |two-sample t| on the training set alone (``top_genes``,
-``gene_count_kernels``). The kernel covers all samples, so a held-out sample's kernel row with
-the training points is read from the same matrix.
-
-The solver is one function of (kernel, labels, C) returning an ``SvmFit`` (``SvmSolver``);
-``fit_svm`` is scikit-learn's ``SVC``, and ``svm_path`` takes any other solver in its place.
-Labels are 0 and 1 throughout.
+the genes S of largest |two-sample t| on the training set alone (``top_genes``); with |S| = p, all
+genes. Every training set of a leave-one-out loop (the data less one sample) and of a nested one
+(less two) is fitted, for every (gene count, C) of the grid, by the exact batched solver
+``methods.svm_dual.solve_dual``: the fit on all the data starts the leave-one-out fits, and the
+fit less sample i starts the fits less i and j. Kernels cover all n samples, so the held-out
+samples are scored from the same matrix. Labels are 0 and 1; class 0 is libsvm's +1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import sklearn
-from sklearn.svm import SVC
+
+from cvsuite.methods.svm_dual import solve_dual
 
 
 @dataclass(frozen=True)
-class SvmFit:
-    """A two-class C-SVM in libsvm's own orientation: class 0 iff
-    ``kernel[:, support] @ coef + intercept > 0``, where ``coef`` holds y_i alpha_i with y_i = +1
-    for class 0 and -1 for class 1 (so 0 <= |coef| <= C)."""
+class SvmGrid:
+    """The tuning grid, flattened gene count first: setting s is (gene_counts[s // len(costs)],
+    costs[s % len(costs)]). Gene counts ascend and are capped at p (all genes); costs ascend."""
 
-    support: np.ndarray
-    coef: np.ndarray
-    intercept: float
-    bounded: bool  # some multiplier at its bound C
+    gene_counts: tuple[int, ...]
+    costs: tuple[float, ...]
+
+    @classmethod
+    def of(cls, gene_counts, costs, n_features: int) -> SvmGrid:
+        return cls(
+            gene_counts=tuple(sorted({min(int(k), n_features) for k in gene_counts})),
+            costs=tuple(sorted(float(c) for c in costs)),
+        )
+
+    def settings(self) -> list[tuple[int, float]]:
+        return [(k, c) for k in self.gene_counts for c in self.costs]
 
 
-# What a solver is: (training kernel (n, n), labels (n,) in {0, 1}, cost C) -> the fit.
-SvmSolver = Callable[[np.ndarray, np.ndarray, float], SvmFit]
+@dataclass(frozen=True)
+class LeaveOutMistakes:
+    """Whether each held-out sample is misclassified, per setting of the grid, for one dataset.
 
-
-def fit_svm(kernel: np.ndarray, y: np.ndarray, cost: float) -> SvmFit:
-    """The C-SVM of ``sklearn.svm.SVC(kernel="precomputed", C=cost)``, SVC's defaults otherwise.
-
-    The leave-one-out and nested loops fit tens of thousands of 38- and 39-point problems, and
-    SVC's argument checks cost about 15 times its solve; the checks of parameters and of finite
-    values are skipped (``sklearn.config_context``), as every kernel here is a finite product of
-    standard normal draws. SVC reports a binary fit with libsvm's signs flipped (class 1 iff its
-    ``decision_function`` > 0); negating ``dual_coef_`` and ``intercept_`` back is exact. SVC
-    draws one seed from numpy's global generator per fit; libsvm uses it only for probability
-    estimates, which are off, and nothing here reads that generator.
+    ``loo`` (n, S): sample i by the fit on all but i. ``pairs`` (n, n, S) or None: [i, j] is
+    sample j by the fit on all but {i, j} (outer fold i, inner test j of a nested leave-one-out).
+    ``full_alpha`` (S, n) and ``full_bias`` (S,): the fits on all the data, on ``full_genes[k]``.
     """
-    with sklearn.config_context(skip_parameter_validation=True, assume_finite=True):
-        svc = SVC(kernel="precomputed", C=cost).fit(kernel, y)
-    coef = -svc.dual_coef_[0]
-    # No multiplier at its bound C means the hard-margin solution.
-    bounded = bool(np.any(np.abs(coef) >= cost * (1 - 1e-9)))
-    return SvmFit(support=svc.support_, coef=coef, intercept=-float(svc.intercept_[0]), bounded=bounded)
+
+    loo: np.ndarray
+    pairs: np.ndarray | None
+    full_alpha: np.ndarray
+    full_bias: np.ndarray
+    full_genes: dict[int, np.ndarray]
 
 
-def svm_predict(fit: SvmFit, kernel_rows: np.ndarray) -> np.ndarray:
-    """Class (0 or 1) of each test row; ``kernel_rows`` holds kernels with the fit's training points.
+def leave_out_mistakes(xs, y: np.ndarray, grid: SvmGrid, *, nested: bool, batch: int = 10) -> list[LeaveOutMistakes]:
+    """Fit every leave-one-out (and, if ``nested``, leave-two-out) training set of each dataset in
+    ``xs`` (each n x p, labels ``y``) at every setting of the grid.
 
-    A decision of exactly 0 goes to class 1, as in libsvm's (and so SVC's) ``predict``.
-    """
-    decision = np.atleast_2d(kernel_rows)[:, fit.support] @ fit.coef + fit.intercept
-    return np.where(decision > 0, 0, 1)
-
-
-def svm_path(kernel: np.ndarray, y: np.ndarray, costs: np.ndarray, *, solver: SvmSolver = fit_svm) -> list[SvmFit]:
-    """One fit per cost, ascending. Once a fit has no multiplier at its bound it is the
-    hard-margin SVM, which is also the solution for every larger C: it is reused, not refitted."""
-    fits: list[SvmFit] = []
-    for cost in costs:
-        if fits and not fits[-1].bounded:
-            fits.append(fits[-1])
-        else:
-            fits.append(solver(kernel, y, float(cost)))
-    return fits
-
-
-def top_genes(x: np.ndarray, y: np.ndarray, leave_outs: list[list[int]], count: int, chunk: int = 256) -> np.ndarray:
-    """For each training set (the data less the samples of one entry of ``leave_outs``), the
-    ``count`` genes of largest |two-sample t| (pooled variance) on that set alone, best first.
-
-    Each training set lacks only a sample or two, so its class sums and sums of squares are the
-    whole data's less the left-out rows'; ``chunk`` sets at a time bound the memory. Shape
-    (len(leave_outs), count).
+    Genes are ranked on each training set alone. The fits on all the data of every dataset and
+    setting are solved together (from scratch, the costly start, shared by many problems), then
+    the leave-one-out fits ``batch`` datasets at a time (each from its dataset's fit on all the
+    data), then per dataset the leave-two-out fits (each from the fit less the first of its two
+    samples): one fit less {i, j} serves both orders of the nested loop.
     """
     n = len(y)
-    # One zero row at index n stands for "no sample": left-out lists are padded with it.
-    padded = np.vstack([x, np.zeros((1, x.shape[1]))])
+    p = xs[0].shape[1]
+    settings = grid.settings()
+    counts = np.array([k for k, _ in settings])
+    costs = np.array([c for _, c in settings])
+    ranks = np.minimum(counts, n)
+    ranked_count = max([k for k in grid.gene_counts if k < p], default=0)
+    loo_rows = np.arange(n)[:, None]
+    # One ranking call per dataset for all the data (row n: no sample left out) and each sample left out.
+    sets = np.vstack([[[n]], loo_rows])
+    ranked = [(both[0], both[1:]) for both in (top_genes(x, y, sets, ranked_count) for x in xs)]
+    all_genes = [x @ x.T / p for x in xs]  # the kernel of every training set at gene count p
+    full_kernels, genes = [], []
+    for x, (full_ranked, _), every_gene in zip(xs, ranked, all_genes):
+        by_count = dict(
+            zip(grid.gene_counts, _kernels_by_count(x, full_ranked, full_ranked[None], grid.gene_counts, every_gene))
+        )
+        full_kernels += [by_count[k][0] for k in counts]
+        genes.append({k: (np.arange(p) if k >= p else full_ranked[:k]) for k in grid.gene_counts})
+    full = solve_dual(np.stack(full_kernels), y, np.ones((len(full_kernels), n), dtype=bool),
+                      np.tile(costs, len(xs)), rank=np.tile(ranks, len(xs)))  # fmt: skip
+    wrong_loo, loo_states = [], []
+    for first in range(0, len(xs), batch):
+        chunk = range(first, min(first + batch, len(xs)))
+        kernels = []
+        for d in chunk:
+            by_count = dict(
+                zip(
+                    grid.gene_counts,
+                    _kernels_by_count(xs[d], ranked[d][0], ranked[d][1], grid.gene_counts, all_genes[d]),
+                )
+            )
+            kernels += [by_count[k] for k in counts]
+        problems = len(kernels)
+        kernels = np.concatenate(kernels)
+        starts = full.state[first * len(settings) : (first + len(chunk)) * len(settings)]
+        loo_train = np.tile(~np.eye(n, dtype=bool), (problems, 1))
+        loo_costs, loo_ranks = np.repeat(np.tile(costs, len(chunk)), n), np.repeat(np.tile(ranks, len(chunk)), n)
+        loo = solve_dual(kernels, y, loo_train, loo_costs, warm=np.repeat(starts, n, axis=0), rank=loo_ranks)
+        wrong = _misclassified(loo, kernels, y, np.tile(loo_rows, (problems, 1)))[:, 0]
+        wrong_loo += list(wrong.reshape(len(chunk), len(settings), n).transpose(0, 2, 1))
+        loo_states += list(loo.state.reshape(len(chunk), len(settings) * n, n))
+    results = []
+    for d, x in enumerate(xs):
+        block = slice(d * len(settings), (d + 1) * len(settings))
+        pairs = (
+            _leave_two_out(x, y, grid, genes[d], loo_state=loo_states[d], full_kernel=all_genes[d]) if nested else None
+        )
+        results.append(LeaveOutMistakes(wrong_loo[d], pairs, full.alpha[block], full.bias[block], genes[d]))
+    return results
+
+
+def _kernels_by_count(x, full_ranked, ranked, gene_counts, every_gene) -> list[np.ndarray]:
+    """For each gene count k, the kernels (L, n, n) of the training sets ranked ``ranked`` (L, >= k);
+    k >= p is all genes, ``every_gene`` for every set."""
+    n, p = x.shape
+    out = []
+    for k in gene_counts:
+        if k >= p:
+            out.append(np.broadcast_to(every_gene, (len(ranked), n, n)))
+        else:
+            out.append(top_gene_kernels(x, full_ranked, [ranked], k)[0])
+    return out
+
+
+def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, *, loo_state: np.ndarray, full_kernel) -> np.ndarray:
+    """[i, j, s]: sample j misclassified by the fit on all but {i, j} at setting s; ``loo_state``
+    (S * n, n) holds the leave-one-out partitions, setting by setting, that start the fits."""
+    n, p = x.shape
+    settings = grid.settings()
+    pairs = np.array([(i, j) for i in range(n) for j in range(i + 1, n)])
+    ranked_count = max([k for k in grid.gene_counts if k < p], default=0)
+    full_ranked = full_genes[ranked_count] if ranked_count else None
+    pair_ranked = top_genes(x, y, pairs, ranked_count)
+    kernels = []
+    for k, _ in settings:
+        if k >= p:
+            kernels.append(np.broadcast_to(full_kernel, (len(pairs), n, n)))
+        else:
+            kernels.append(top_gene_kernels(x, full_ranked, [pair_ranked], k)[0])
+    kernels = np.concatenate(kernels)
+    train = np.ones((len(pairs), n), dtype=bool)
+    train[np.arange(len(pairs))[:, None], pairs] = False
+    train = np.tile(train, (len(settings), 1))
+    costs = np.repeat([c for _, c in settings], len(pairs))
+    ranks = np.repeat([min(k, n) for k, _ in settings], len(pairs))
+    first = (np.arange(len(settings))[:, None] * n + pairs[:, 0][None, :]).ravel()
+    fits = solve_dual(kernels, y, train, costs, warm=loo_state[first], rank=ranks)
+    held = np.tile(pairs, (len(settings), 1))
+    wrong = _misclassified(fits, kernels, y, held).reshape(len(settings), len(pairs), 2)
+    out = np.zeros((n, n, len(settings)), dtype=bool)
+    out[pairs[:, 0], pairs[:, 1]] = wrong[:, :, 1].T
+    out[pairs[:, 1], pairs[:, 0]] = wrong[:, :, 0].T
+    return out
+
+
+def _misclassified(fits, kernels, y, held_out) -> np.ndarray:
+    """A decision f > 0 is class 0 and f <= 0 class 1, as libsvm's (and SVC's) ``predict``."""
+    decision = fits.decisions(kernels, y, held_out)
+    return np.where(decision > 0, 0, 1) != y[held_out]
+
+
+def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, chunk: int = 128) -> np.ndarray:
+    """For each training set (the data less the samples of one row of ``left_out``, (L, w) sample
+    indices), the ``count`` genes of largest |two-sample t| (pooled variance) on that set alone,
+    best first: shape (L, count).
+
+    Each training set lacks only a sample or two, so its class sums and sums of squares are the
+    whole data's less the left-out rows'. Within a training set t^2 is proportional to
+    (mean difference)^2 / (within-class sum of squares), which ranks the genes as |t| does.
+    """
+    left_out = np.asarray(left_out, dtype=int).reshape(len(left_out), -1)
+    ranked = np.empty((len(left_out), count), dtype=np.intp)
+    if count == 0:
+        return ranked
+    n = len(y)
+    padded = np.vstack([x, np.zeros((1, x.shape[1]))])  # row n stands for "no sample"
     padded_squared = padded * padded
-    width = max((len(left) for left in leave_outs), default=0)
-    ranked = np.empty((len(leave_outs), count), dtype=np.intp)
-    for start in range(0, len(leave_outs), chunk):
-        block = leave_outs[start : start + chunk]
-        means, counts, within = [], [], 0.0
-        for k in (0, 1):
-            in_class = np.flatnonzero(y == k)
-            out = np.full((len(block), width), n)
-            for row, left in enumerate(block):
-                mine = [i for i in left if y[i] == k]
-                out[row, : len(mine)] = mine
-            n_k = (len(in_class) - (out < n).sum(axis=1))[:, None].astype(float)
-            # The left-out rows are few: the class totals less those rows.
-            sums = x[in_class].sum(axis=0) - padded[out].sum(axis=1)
-            squares = padded_squared[in_class].sum(axis=0) - padded_squared[out].sum(axis=1)
-            means.append(sums / n_k)
-            counts.append(n_k)
-            within = within + squares - sums * means[-1]
-        # t^2 ranks the genes as |t| does, without the square root and absolute value passes.
-        difference = means[0] - means[1]
-        scale = (1 / counts[0] + 1 / counts[1]) / (counts[0] + counts[1] - 2)
-        t_squared = difference * difference / (np.maximum(within, 0.0) * scale)
-        best = np.argpartition(-t_squared, count - 1, axis=1)[:, :count]
-        order = np.argsort(-np.take_along_axis(t_squared, best, axis=1), axis=1, kind="stable")
+    totals = [(x[y == k].sum(axis=0), padded_squared[:n][y == k].sum(axis=0)) for k in (0, 1)]
+    padded_labels = np.append(y, -1)
+    for start in range(0, len(left_out), chunk):
+        rows = left_out[start : start + chunk]
+        difference, within = 0.0, 0.0
+        for k, (total, total_squared) in enumerate(totals):
+            mine = np.where(padded_labels[rows] == k, rows, n)  # this class's left-out samples, padded
+            sums, squares = total, total_squared
+            for column in mine.T:
+                sums = sums - padded[column]
+                squares = squares - padded_squared[column]
+            counts = (np.count_nonzero(y == k) - (mine < n).sum(axis=1))[:, None]
+            means = np.broadcast_to(sums, (len(rows), x.shape[1])) / counts
+            difference = difference + (means if k == 0 else -means)
+            within = within + squares - sums * means
+        key = difference * difference / np.maximum(within, 0.0)
+        best = np.argpartition(-key, count - 1, axis=1)[:, :count]
+        order = np.argsort(-np.take_along_axis(key, best, axis=1), axis=1, kind="stable")
         ranked[start : start + chunk] = np.take_along_axis(best, order, axis=1)
     return ranked
 
 
-def gene_count_kernels(
-    x: np.ndarray, ranked: np.ndarray, gene_counts: list[int], full_kernel: np.ndarray
-) -> list[np.ndarray]:
-    """The linear kernel X_S X_S^T / |S| over all n samples for the top-k genes S of one training
-    set, for each k; k >= p is all genes: the precomputed ``full_kernel``, not recomputed.
+def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int) -> list:
+    """The kernels X_S X_S^T / k over all n samples for the top-k genes S of each training set,
+    for each array of rankings in ``ranked_sets`` ((L, >= k) each, or None): (L, n, n) each.
 
-    Dividing by |S| makes a cost C mean the same for every gene count."""
-    p = x.shape[1]
-    kernels = []
-    for k in gene_counts:
-        if k >= p:
-            kernels.append(full_kernel)
-        else:
-            chosen = x[:, ranked[:k]]
-            kernels.append(chosen @ chosen.T / k)
-    return kernels
+    Training sets that lack a sample or two share most of their top genes with the whole data, so
+    each kernel is the whole data's top-k kernel plus the genes it gained less those it lost.
+    """
+    base_genes = full_ranked[:k]
+    base = x[:, base_genes] @ x[:, base_genes].T
+    columns = np.ascontiguousarray(x.T)
+    in_base = np.zeros(x.shape[1], dtype=bool)
+    in_base[base_genes] = True
+    out = []
+    for ranked in ranked_sets:
+        if ranked is None:
+            out.append(None)
+            continue
+        mine = ranked[:, :k]
+        gained = ~in_base[mine]  # (L, k)
+        member = np.zeros((len(mine), x.shape[1]), dtype=bool)
+        np.put_along_axis(member, mine, True, axis=1)
+        lost = ~member[:, base_genes]  # (L, k)
+        width = int(max(gained.sum(axis=1).max(initial=0), 1))
+        plus = _first_marked(mine, gained, width)
+        minus = _first_marked(np.broadcast_to(base_genes, mine.shape), lost, width)
+        kernels = np.broadcast_to(base, (len(mine), *base.shape)).copy()
+        for genes, sign in ((plus, 1.0), (minus, -1.0)):
+            block = columns[np.maximum(genes, 0)] * (genes >= 0)[:, :, None]  # (L, width, n), zero padding
+            kernels += sign * np.matmul(block.transpose(0, 2, 1), block)
+        out.append(kernels / k)
+    return out
+
+
+def _first_marked(genes: np.ndarray, marked: np.ndarray, width: int) -> np.ndarray:
+    """Per row, the marked genes in their order, padded with -1 to ``width``."""
+    order = np.argsort(~marked, axis=1, kind="stable")[:, :width]
+    picked = np.take_along_axis(genes, order, axis=1)
+    return np.where(np.take_along_axis(marked, order, axis=1), picked, -1)
