@@ -17,13 +17,17 @@ def failing_claims(comparison: pd.DataFrame) -> pd.DataFrame:
 
     A number reads reproduced (or reproduced by construction), or consistent by a powered test; a
     number the documents print wrongly is registered with its erratum and must differ; a number
-    the suite cannot compute is not reproducible with its reason. Anything else fails: a number
-    that stopped matching, an erratum that no longer differs, an underpowered test, a number the
-    documents' own settings do not compute.
+    the suite cannot compute is not reproducible with its reason; a re-simulated figure the default
+    config cannot power reads inconclusive, its note saying so. Anything else fails: a number that
+    stopped matching, an erratum that no longer differs, a number the documents' own settings do not
+    compute.
     """
     matched = comparison["status"].isin(["reproduced", "reproduced by construction", "consistent"])
     erratum = comparison["erratum"].fillna("").str.len().gt(0)
-    honest_gap = (comparison["status"] == "not reproducible") & comparison["note"].fillna("").str.len().gt(0)
+    noted = comparison["note"].fillna("")
+    # 'inconclusive' is an honest verdict, but only with a note that says why the power is missing.
+    honest_gap = comparison["status"].isin(["not reproducible", "inconclusive"]) & noted.str.len().gt(0)
+    honest_gap &= ~((comparison["status"] == "inconclusive") & ~noted.str.contains("too little power"))
     expected_difference = (comparison["status"] == "differs") & erratum
     return comparison[~((matched & ~erratum) | honest_gap | expected_difference)]
 
