@@ -13,8 +13,8 @@ from cvsuite.studies.temporal_holdout import (
     random_fold_mse,
     simulate_errors,
     temporal_holdout_mse,
-    temporal_holdout_verdict,
 )
+from cvsuite.studies.temporal_holdout_verdict import temporal_holdout_verdict
 
 WEEKDAYS = (-6.0, -4.0, -3.0, -1.0, 2.0, 9.0, 3.0)
 PROCESS = SalesProcess(level=100.0, trend_per_day=0.05, weekday_effects=WEEKDAYS, innovation_sd=4.0)
