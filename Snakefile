@@ -319,6 +319,7 @@ rule twelve_points:
         library=LIBRARY,
         table=study("recover_twelve_points").table_path("recovered_table"),
         conventions=study("recover_twelve_points").table_path("conventions"),
+        solutions=study("recover_twelve_points").table_path("solutions"),
         registry=REGISTRY,
     output:
         **study_outputs("twelve_points"),

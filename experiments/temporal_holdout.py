@@ -2,13 +2,15 @@
 
 "Estimating Out-of-Sample Error", Random folds against a temporal holdout, on daily sales. Writes
 each simulated series' three error figures, their Monte Carlo summaries per AR coefficient and per
-exclusion radius, one example series with both procedures' predictions, and the one-row verdict;
+exclusion radius and with each held-out day's future withheld, one example series with both
+procedures' predictions, and the one-row verdict;
 draws the example, the errors against phi and the errors against the exclusion radius.
 """
 
 from cvsuite.data.daily_sales import SalesProcess
 from cvsuite.figures import temporal_holdout as figures
 from cvsuite.studies import temporal_holdout as study
+from cvsuite.studies.temporal_holdout_verdict import temporal_holdout_verdict
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -18,19 +20,33 @@ def main(job: Job) -> StudyResult:
     design = study.HoldoutDesign(p["days"], p["horizon_days"], p["folds"], p["neighbours"], p["cut_fractions"])
     # The main coefficient is simulated even when the sweep leaves it out: the verdict is read there.
     phis = [*p["ar_coefficients"], p["ar_coefficient"]]
+    # Random folds are also run denied each held-out day's future, as far as the widest radius reaches.
     errors = study.simulate_errors(
-        process, design, phis, p["exclusion_radii"], n_series=p["series"], first_seed=p["first_seed"]
+        process,
+        design,
+        phis,
+        p["exclusion_radii"],
+        n_series=p["series"],
+        first_seed=p["first_seed"],
+        future_withheld_days=max(p["exclusion_radii"]),
     )
     by_phi = study.errors_by_ar_coefficient(errors, p["innovation_sd"], p["horizon_days"])
     by_radius = study.errors_by_exclusion_radius(errors)
+    future_withheld = study.errors_with_future_withheld(errors)
+    days = range(p["days"])
+    splits = study.temporal_splits(
+        days, study.cut_days_from_fractions(p["days"], p["cut_fractions"], p["horizon_days"]), p["horizon_days"]
+    )
     z = p["decision_standard_errors"]
-    verdict = study.temporal_holdout_verdict(
+    verdict = temporal_holdout_verdict(
         by_phi,
         by_radius,
         design,
         p["ar_coefficient"],
         decision_standard_errors=z,
         most_of_gap_percent=p["most_of_gap_percent"],
+        future_withheld=future_withheld,
+        scores_only_later=study.scores_only_later_days(days, splits),
     )
     example = study.example_series(process, design, p["ar_coefficient"], p["first_seed"])
     figure = figures.random_folds_against_temporal_holdout(
@@ -41,6 +57,7 @@ def main(job: Job) -> StudyResult:
             "series_errors": errors,
             "by_ar_coefficient": by_phi,
             "by_exclusion_radius": by_radius,
+            "future_withheld": future_withheld,
             "example_series": example,
             "verdict": verdict,
         },

@@ -185,3 +185,13 @@ def test_verdict_fails_when_there_is_no_collapse_or_shuffling_is_biased():
 def test_verdict_needs_its_number_of_folds_among_the_simulated_ones():
     with pytest.raises(ValueError, match="K = 5 is not among"):
         ordered_folds_verdict(_summary(0.0, 0.1, 0.0), VERDICT_DESIGN, 5, decision_standard_errors=2.0)
+
+
+def test_random_assignment_keeps_it_honest_only_where_the_unshuffled_folds_collapse():
+    def verdict(unshuffled_cv, shuffled_bias):
+        summary = _summary(unshuffled_cv, shuffled_bias, 0.0)
+        return ordered_folds_verdict(summary, VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[0]
+
+    assert verdict(0.0, 0.1)["random_assignment_keeps_it_honest"]
+    assert not verdict(80.0, 0.1)["random_assignment_keeps_it_honest"]  # nothing to repair
+    assert not verdict(0.0, -3.0)["random_assignment_keeps_it_honest"]  # shuffled folds biased: |-3| + 0.4 > 2

@@ -199,3 +199,12 @@ def test_verdict_needs_its_sample_size_among_the_simulated_ones():
         preprocessing_leak_verdict(
             _summary(0.05, 0.9, 0.5, 0.0), *verdict_arguments(60, pure_noise=True), decision_standard_errors=2.0
         )
+
+
+def test_the_noise_floor_bounds_every_true_error_or_says_which_fell_below():
+    from cvsuite.studies.preprocessing_leak import noise_floor_check
+
+    runs = pd.DataFrame({"fold_models_true_mse": [1.3, 1.02, 2.0], "full_fit_true_mse": [1.1, 1.01, 1.5]})
+    assert noise_floor_check(runs, 1.0) == {"smallest_true_mse": 1.01, "noise_variance_bounds_every_true_error": True}
+    below = runs.assign(full_fit_true_mse=[1.1, 0.99, 1.5])
+    assert not noise_floor_check(below, 1.0)["noise_variance_bounds_every_true_error"]

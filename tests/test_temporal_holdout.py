@@ -9,19 +9,27 @@ from cvsuite.studies.temporal_holdout import (
     cut_days_from_fractions,
     errors_by_ar_coefficient,
     errors_by_exclusion_radius,
+    errors_with_future_withheld,
     example_series,
     random_fold_mse,
+    scores_only_later_days,
     simulate_errors,
     temporal_holdout_mse,
-    temporal_holdout_verdict,
+    temporal_splits,
 )
+from cvsuite.studies.temporal_holdout_verdict import temporal_holdout_verdict
 
 WEEKDAYS = (-6.0, -4.0, -3.0, -1.0, 2.0, 9.0, 3.0)
 PROCESS = SalesProcess(level=100.0, trend_per_day=0.05, weekday_effects=WEEKDAYS, innovation_sd=4.0)
 SMALL = HoldoutDesign(n_days=84, horizon_days=14, n_folds=4, neighbours=7, cut_fractions=(0.5, 0.75))
 # The verdict reads K and the horizon it reports from the design.
 VERDICT_DESIGN = HoldoutDesign(n_days=730, horizon_days=28, n_folds=10, neighbours=7, cut_fractions=(0.5,))
-VERDICT = dict(decision_standard_errors=2.0, most_of_gap_percent=50.0)
+FUTURE_WITHHELD = pd.DataFrame(
+    [{"ar_coefficient": 0.8, "future_withheld_days": 14, "gap_closed_percent": 36.0, "gap_closed_percent_se": 1.5}]
+)
+VERDICT = dict(
+    decision_standard_errors=2.0, most_of_gap_percent=50.0, future_withheld=FUTURE_WITHHELD, scores_only_later=True
+)
 
 
 def _series_by_hand(seed, phi, design=SMALL, process=PROCESS):
@@ -39,26 +47,29 @@ def _series_by_hand(seed, phi, design=SMALL, process=PROCESS):
     return sales, folds
 
 
-def _predict_by_hand(train_days, train_sales, day, neighbours, radius=0):
+def _predict_by_hand(train_days, train_sales, day, neighbours, radius=0, after=None):
     # Least squares on intercept, day and six weekday dummies, plus the mean residual of the
-    # nearest training days outside the radius (ties to the earlier day), by brute force.
+    # nearest training days outside the radius (ties to the earlier day), by brute force; with
+    # ``after``, the radius applies before the day and ``after`` days are withheld after it.
     def row(d):
         return np.concatenate([[1.0, d], (d % 7) == np.arange(1, 7)])
 
     design = np.array([row(d) for d in train_days])
     coef = np.linalg.lstsq(design, train_sales, rcond=None)[0]
-    distance = np.abs(train_days - day).astype(float)
-    distance[distance <= radius] = np.inf
+    offset = train_days - day
+    distance = np.abs(offset).astype(float)
+    after = radius if after is None else after
+    distance[((offset <= 0) & (-offset <= radius)) | ((offset > 0) & (offset <= after))] = np.inf
     nearest = np.lexsort((train_days, distance))[:neighbours]
     return row(day) @ coef + (train_sales - design @ coef)[nearest].mean()
 
 
-def _random_fold_mse_by_hand(sales, folds, neighbours, radius=0):
+def _random_fold_mse_by_hand(sales, folds, neighbours, radius=0, after=None):
     days = np.arange(len(sales))
     squared = []
     for fold in folds:
         train = np.setdiff1d(days, fold)
-        squared += [(sales[d] - _predict_by_hand(train, sales[train], d, neighbours, radius)) ** 2 for d in fold]
+        squared += [(sales[d] - _predict_by_hand(train, sales[train], d, neighbours, radius, after)) ** 2 for d in fold]
     return np.mean(squared)
 
 
@@ -208,3 +219,52 @@ def test_verdict_needs_independent_noise_among_the_coefficients():
     by_phi, by_radius = _summaries(40.0, 0.3, 90.0)
     with pytest.raises(ValueError, match="independent noise"):
         temporal_holdout_verdict(by_phi[by_phi["ar_coefficient"] > 0], by_radius, VERDICT_DESIGN, 0.8, **VERDICT)
+
+
+def test_random_folds_denied_the_future_score_as_a_refit_without_the_following_days():
+    errors = simulate_errors(PROCESS, SMALL, [0.8], [3], n_series=1, first_seed=4, future_withheld_days=5)
+    sales_all, folds = _series_by_hand(4, 0.8)
+    mine = errors.set_index(["estimator", "exclusion_radius_days"])["mse"]
+    expected = _random_fold_mse_by_hand(sales_all[:84], folds, 7, radius=0, after=5)
+    assert mine[("random_folds_future_withheld", 5)] == pytest.approx(expected, rel=1e-9)
+    # and the other rows are those of a run without it
+    plain = simulate_errors(PROCESS, SMALL, [0.8], [3], n_series=1, first_seed=4)
+    assert errors[errors["estimator"] != "random_folds_future_withheld"].reset_index(drop=True).equals(plain)
+
+
+def test_share_of_the_gap_closed_by_withholding_the_future_is_a_ratio_of_means():
+    rows = []
+    for s, (random, future, temporal) in enumerate([(10.0, 14.0, 30.0), (12.0, 15.0, 20.0), (8.0, 9.0, 28.0)]):
+        rows += [
+            (s, 0.8, "random_folds", 0, random),
+            (s, 0.8, "random_folds_future_withheld", 14, future),
+            (s, 0.8, "temporal_holdout", -1, temporal),
+            (s, 0.8, "next_period", -1, temporal),
+        ]
+    errors = pd.DataFrame(rows, columns=["series", "ar_coefficient", "estimator", "exclusion_radius_days", "mse"])
+    row = errors_with_future_withheld(errors).iloc[0]
+    assert row["future_withheld_days"] == 14
+    assert row["gap_closed_percent"] == pytest.approx(100 * (8 / 3) / (48 / 3))
+    assert row["random_folds_mse"] == pytest.approx(38 / 3)
+
+
+def test_the_temporal_splits_score_only_later_days_and_a_random_split_does_not():
+    days = np.arange(100)
+    splits = temporal_splits(days, [40, 70], 14)
+    assert scores_only_later_days(days, splits)
+    assert [int(test.sum()) for _, test in splits] == [14, 14]
+    shuffled = np.zeros(100, dtype=bool)
+    shuffled[[5, 50, 90]] = True
+    assert not scores_only_later_days(days, [(~shuffled, shuffled)])
+
+
+def test_verdict_reads_the_drop_as_knowing_the_future_only_when_withholding_it_closes_the_gap():
+    verdict = temporal_holdout_verdict(*_summaries(40.0, 0.3, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0]
+    assert not verdict["gap_is_knowing_the_future"]
+    assert verdict["gap_closed_future_withheld_percent"] == 36.0
+    assert verdict["time_order_keeps_the_estimate_honest"]
+    closing = FUTURE_WITHHELD.assign(gap_closed_percent=98.0)
+    settings = {**VERDICT, "future_withheld": closing, "scores_only_later": False}
+    verdict = temporal_holdout_verdict(*_summaries(40.0, 0.3, 90.0), VERDICT_DESIGN, 0.8, **settings).iloc[0]
+    assert verdict["gap_is_knowing_the_future"]
+    assert not verdict["time_order_keeps_the_estimate_honest"]

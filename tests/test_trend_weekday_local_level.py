@@ -62,3 +62,26 @@ def test_model_fits_several_series_on_the_same_days_as_if_one_at_a_time():
     both = trend_weekday_local_level_predictions(days[:50], sales[:50], days[50:], 7)
     for j in range(3):
         assert np.allclose(both[:, j], trend_weekday_local_level_predictions(days[:50], sales[:50, j], days[50:], 7))
+
+
+@pytest.mark.parametrize("before, after", [(0, 14), (3, 0), (2, 5)])
+def test_an_uneven_exclusion_withholds_each_side_as_asked(before, after):
+    rng = np.random.default_rng(8)
+    train = np.sort(rng.choice(300, size=200, replace=False))
+    held_out = np.setdiff1d(np.arange(20, 280), train)
+    chosen = nearest_days_indices(train, held_out, 7, (before, after))
+    for day, picks in zip(held_out, chosen):
+        offset = train - day
+        distance = np.abs(offset).astype(float)
+        distance[(offset < 0) & (-offset <= before)] = np.inf
+        distance[(offset > 0) & (offset <= after)] = np.inf
+        expected = np.lexsort((train, distance))[:7]
+        assert sorted(picks.tolist()) == sorted(expected.tolist())
+
+
+def test_a_symmetric_pair_is_the_radius_and_a_negative_one_is_refused():
+    train = np.arange(0, 60, 2)
+    days = np.arange(11, 49, 2)
+    assert np.array_equal(nearest_days_indices(train, days, 5, (3, 3)), nearest_days_indices(train, days, 5, 3))
+    with pytest.raises(ValueError, match="cannot be negative"):
+        nearest_days_indices(train, days, 5, (-1, 2))

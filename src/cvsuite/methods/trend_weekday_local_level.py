@@ -21,23 +21,26 @@ def _trend_weekday_design(days: np.ndarray, centre: float, scale: float) -> np.n
 
 
 def nearest_days_indices(
-    train_days: np.ndarray, eval_days: np.ndarray, neighbours: int, exclusion_radius: int = 0
+    train_days: np.ndarray, eval_days: np.ndarray, neighbours: int, exclusion_radius: int | tuple[int, int] = 0
 ) -> np.ndarray:
     """For each evaluation day, the positions in ``train_days`` of the ``neighbours`` nearest days.
 
     ``train_days`` must be increasing. Training days within ``exclusion_radius`` days of the
     evaluation day are not used (radius 1 withholds Tuesday and Thursday when predicting
-    Wednesday). Equal distances on both sides go to the earlier day. The nearest days form a
-    run on each side of the excluded stretch, so they are found by walking outwards from both
-    ends, ``neighbours`` steps for all evaluation days at once. Returns (n_eval, neighbours).
+    Wednesday); a pair (days before, days after) withholds different stretches on the two sides
+    ((0, 14) withholds the fortnight after the day: the level then knows nothing of its future).
+    Equal distances on both sides go to the earlier day. The nearest days form a run on each side
+    of the excluded stretch, so they are found by walking outwards from both ends, ``neighbours``
+    steps for all evaluation days at once. Returns (n_eval, neighbours).
     """
     train_days = np.asarray(train_days)
     eval_days = np.asarray(eval_days)
     n_train = train_days.size
     if np.any(np.diff(train_days) <= 0):
         raise ValueError("train_days must be strictly increasing")
-    left = np.searchsorted(train_days, eval_days - exclusion_radius, side="left") - 1
-    right = np.searchsorted(train_days, eval_days + exclusion_radius, side="right")
+    before, after = withheld_days(exclusion_radius)
+    left = np.searchsorted(train_days, eval_days - before, side="left") - 1
+    right = np.searchsorted(train_days, eval_days + after, side="right")
     if np.any(left + 1 + n_train - right < neighbours):
         raise ValueError(f"fewer than {neighbours} training days lie outside the exclusion radius {exclusion_radius}")
     # Sentinels at both ends stand for "no day left on this side": infinitely far away.
@@ -50,6 +53,17 @@ def nearest_days_indices(
         left = left - take_left
         right = right + ~take_left
     return chosen
+
+
+def withheld_days(exclusion_radius: int | tuple[int, int]) -> tuple[int, int]:
+    """An exclusion radius as (days withheld before, days withheld after): r is (r, r)."""
+    if isinstance(exclusion_radius, (tuple, list)):
+        before, after = (int(v) for v in exclusion_radius)
+    else:
+        before = after = int(exclusion_radius)
+    if before < 0 or after < 0:
+        raise ValueError(f"an exclusion radius cannot be negative, got {exclusion_radius}")
+    return before, after
 
 
 def trend_weekday_local_level_predictions(

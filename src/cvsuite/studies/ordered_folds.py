@@ -174,6 +174,10 @@ def ordered_folds_verdict(
       true accuracy of the models they scored stays, bounds included, within the standard error
       the CV reports itself (step 5 of "Estimating Out-of-Sample Error": the s.d. of the fold
       accuracies over sqrt(K), averaged over data sets).
+    - random_assignment_keeps_it_honest: folds assigned at random (the shuffled scheme) estimate
+      honestly, as above, where the same folds unshuffled collapse ("Estimating Out-of-Sample
+      Error", procedure step 3: "Partition the observations into k folds of roughly equal size,
+      assigned at random").
     """
     z = decision_standard_errors
     at_k = summary[summary["folds"] == n_folds].set_index("scheme")
@@ -224,6 +228,12 @@ def ordered_folds_verdict(
         )
     )
     row["verdict"] = _ordered_sentence(row)
+    shuffled = at_k.loc["shuffled"]
+    shuffled_honest = (
+        abs(shuffled["cv_minus_fold_models_points"]) + z * shuffled["cv_minus_fold_models_points_se"]
+        < shuffled["cv_std_error_points"]
+    )
+    row["random_assignment_keeps_it_honest"] = bool(shuffled_honest and row["unshuffled_estimate_collapses"])
     return pd.DataFrame([row])
 
 

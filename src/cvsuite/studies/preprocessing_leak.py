@@ -227,6 +227,15 @@ def leak_summary(runs: pd.DataFrame, noise_sd: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def noise_floor_check(runs: pd.DataFrame, noise_sd: float) -> dict:
+    """Whether the noise variance bounds every model's true error from below ("Because sigma^2 enters
+    every model's test error identically, it bounds expected error from below"): the smallest exact
+    true error over every data set, sample size and pipeline, of the fold models and of the full
+    fits, against noise_sd^2."""
+    smallest = float(min(runs["fold_models_true_mse"].min(), runs["full_fit_true_mse"].min()))
+    return {"smallest_true_mse": smallest, "noise_variance_bounds_every_true_error": bool(smallest >= noise_sd**2)}
+
+
 def preprocessing_leak_verdict(
     summary: pd.DataFrame,
     design: RegressionDesign,

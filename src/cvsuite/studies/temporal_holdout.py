@@ -104,15 +104,31 @@ def temporal_holdout_mse(days, sales, cut_days, horizon_days: int, neighbours: i
     """
     days, sales = np.asarray(days), np.asarray(sales, dtype=float)
     losses = []
-    for cut in cut_days:
-        train = days < cut
-        test = (days >= cut) & (days < cut + horizon_days)
-        if test.sum() != horizon_days:
-            raise ValueError(f"cut at day {cut}: fewer than {horizon_days} observed days follow it")
+    for train, test in temporal_splits(days, cut_days, horizon_days):
         pred = trend_weekday_local_level_predictions(days[train], sales[train], days[test], neighbours)
         losses.append(np.mean((sales[test] - pred) ** 2, axis=0))
     mse = np.mean(losses, axis=0)
     return float(mse) if mse.ndim == 0 else mse
+
+
+def temporal_splits(days, cut_days, horizon_days: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The temporal holdout's (fitted, scored) day masks, one pair per cut: the days before the cut,
+    and the ``horizon_days`` days from it."""
+    days = np.asarray(days)
+    splits = []
+    for cut in cut_days:
+        test = (days >= cut) & (days < cut + horizon_days)
+        if test.sum() != horizon_days:
+            raise ValueError(f"cut at day {cut}: fewer than {horizon_days} observed days follow it")
+        splits.append((days < cut, test))
+    return splits
+
+
+def scores_only_later_days(days, splits) -> bool:
+    """Whether every scored day of every split comes after every day fitted in it: the procedure
+    block's "A fold must never contain an observation earlier than one used to fit it"."""
+    days = np.asarray(days)
+    return all(days[train].max() < days[test].min() for train, test in splits)
 
 
 def cut_days_from_fractions(n_days: int, fractions, horizon_days: int) -> np.ndarray:
@@ -126,7 +142,14 @@ def cut_days_from_fractions(n_days: int, fractions, horizon_days: int) -> np.nda
 
 
 def simulate_errors(
-    process: SalesProcess, design: HoldoutDesign, ar_coefficients, exclusion_radii, *, n_series: int, first_seed: int
+    process: SalesProcess,
+    design: HoldoutDesign,
+    ar_coefficients,
+    exclusion_radii,
+    *,
+    n_series: int,
+    first_seed: int,
+    future_withheld_days: int | None = None,
 ) -> pd.DataFrame:
     """Per simulated series and phi, the three error figures, random folds at each exclusion radius.
 
@@ -134,10 +157,14 @@ def simulate_errors(
     serve every phi (each once, in increasing order) and every radius (common random numbers).
     Rows: series, ar_coefficient, estimator (``random_folds``, ``temporal_holdout``,
     ``next_period``), exclusion_radius_days (random folds only, radius 0 always included; -1
-    elsewhere) and mse.
+    elsewhere) and mse. With ``future_withheld_days``, also ``random_folds_future_withheld``:
+    random folds whose local level is denied the days after each held-out day (that many; the
+    days before it are used as usual), exclusion_radius_days holding that number: the random
+    holdout without its knowledge of the future.
     """
     ar_coefficients = sorted(set(ar_coefficients))
     exclusion_radii = sorted({0, *exclusion_radii})
+    withheld = [] if future_withheld_days is None else [(0, int(future_withheld_days))]
     n_days, horizon_days, neighbours = design.n_days, design.horizon_days, design.neighbours
     days = np.arange(n_days)
     next_days = np.arange(n_days, n_days + horizon_days)
@@ -148,9 +175,11 @@ def simulate_errors(
         # One column per phi: every fit below handles all phis at once.
         sales_all = sales_paths(innovations, ar_coefficients, process)
         sales, sales_next = sales_all[:n_days], sales_all[n_days:]
-        by_radius = random_fold_mse_by_radius(days, sales, folds, neighbours, exclusion_radii)
+        by_radius = random_fold_mse_by_radius(days, sales, folds, neighbours, exclusion_radii + withheld)
         for radius, mse in zip(exclusion_radii, by_radius):
             rows += [(s, phi, "random_folds", int(radius), float(m)) for phi, m in zip(ar_coefficients, mse)]
+        for (_, after), mse in zip(withheld, by_radius[len(exclusion_radii) :]):
+            rows += [(s, phi, "random_folds_future_withheld", after, float(m)) for phi, m in zip(ar_coefficients, mse)]
         mse = temporal_holdout_mse(days, sales, cuts, horizon_days, neighbours)
         rows += [(s, phi, "temporal_holdout", -1, float(m)) for phi, m in zip(ar_coefficients, mse)]
         pred = trend_weekday_local_level_predictions(days, sales, next_days, neighbours)
@@ -240,110 +269,22 @@ def errors_by_exclusion_radius(errors: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def temporal_holdout_verdict(
-    by_phi: pd.DataFrame,
-    by_radius: pd.DataFrame,
-    design: HoldoutDesign,
-    ar_coefficient: float,
-    *,
-    decision_standard_errors: float,
-    most_of_gap_percent: float,
-) -> pd.DataFrame:
-    """The one-row verdict at phi = ``ar_coefficient``: each claim in words as a boolean, the effect
-    sizes with MC SEs, a sentence; ``design`` gives K and the horizon it reports.
+def errors_with_future_withheld(errors: pd.DataFrame) -> pd.DataFrame:
+    """Per phi, random folds denied each held-out day's future, and the share of the gap that closes.
 
-    Claims ("Estimating Out-of-Sample Error", Random folds against a temporal holdout, on daily sales):
-    - random_folds_look_better: the random-fold error lies below the temporal holdout's by more
-      than ``decision_standard_errors`` MC SEs ("The lower error is not a better model ...").
-    - they_estimate_different_quantities: the temporal holdout lies within that many SEs of the
-      truly-next-period error and the random folds lie below it by more ("Both are correct
-      procedures; they estimate different quantities").
-    - random_folds_learn_from_neighbouring_days: withholding the days near each held-out day (the
-      widest radius) closes more than ``most_of_gap_percent`` of the gap, lower bound included, and
-      with independent noise (phi = 0) the gap is within that many SEs of 0 ("Random folds let a
-      model learn from Tuesday and Thursday to predict Wednesday").
-    - random_folds_below_forecast_floor: the random-fold error lies below the least error any
-      forecast of the next period can reach by more than that many SEs (the floor that "no model
-      clears"; what is below it came from held-out days' neighbours).
+    Share closed = (future withheld - random folds) / (temporal holdout - random folds), a ratio of
+    means over series (as ``errors_by_exclusion_radius``): the part of the temporal holdout's extra
+    error that random folds owe to knowing the days after the one they predict.
     """
-    z = decision_standard_errors
-    main = by_phi[by_phi["ar_coefficient"] == ar_coefficient]
-    independent = by_phi[by_phi["ar_coefficient"] == 0.0]
-    if len(main) != 1 or len(independent) != 1:
-        raise ValueError("the verdict needs the main AR coefficient and 0 (independent noise) among the simulated ones")
-    main, independent = main.iloc[0], independent.iloc[0]
-    radii = by_radius[by_radius["ar_coefficient"] == ar_coefficient].set_index("exclusion_radius_days")
-    widest = radii.index.max()
-    if widest <= 0:
-        raise ValueError("the verdict needs at least one exclusion radius above 0")
-    first = radii.loc[radii.index[radii.index > 0].min()]
-
-    row = {
-        "ar_coefficient": float(ar_coefficient),
-        "folds": int(design.n_folds),
-        "horizon_days": int(design.horizon_days),
-        "series": int(main["series"]),
-    }
-    for name in (
-        "random_folds_mse",
-        "temporal_holdout_mse",
-        "next_period_mse",
-        "random_below_temporal_percent",
-        "random_over_next_period",
-        "temporal_over_next_period",
-    ):
-        row[name], row[f"{name}_se"] = main[name], main[f"{name}_se"]
-    row["gap_mse"], row["gap_mse_se"] = main["gap_mse"], main["gap_mse_se"]
-    row["gap_independent_noise_mse"] = independent["gap_mse"]
-    row["gap_independent_noise_mse_se"] = independent["gap_mse_se"]
-    row["first_exclusion_radius_days"] = int(first.name)
-    row["gap_closed_first_radius_percent"] = first["gap_closed_percent"]
-    row["gap_closed_first_radius_percent_se"] = first["gap_closed_percent_se"]
-    row["widest_exclusion_radius_days"] = int(widest)
-    row["gap_closed_widest_radius_percent"] = radii.loc[widest, "gap_closed_percent"]
-    row["gap_closed_widest_radius_percent_se"] = radii.loc[widest, "gap_closed_percent_se"]
-    row["forecast_floor_mse"] = main["forecast_floor_mse"]
-    row["noise_variance"] = main["noise_variance"]
-
-    row["random_folds_look_better"] = bool(row["gap_mse"] > z * row["gap_mse_se"])
-    temporal_matches = abs(row["temporal_over_next_period"] - 1) <= z * row["temporal_over_next_period_se"]
-    random_below = 1 - row["random_over_next_period"] > z * row["random_over_next_period_se"]
-    row["they_estimate_different_quantities"] = bool(temporal_matches and random_below)
-    closes_most = (
-        row["gap_closed_widest_radius_percent"] - z * row["gap_closed_widest_radius_percent_se"] > most_of_gap_percent
-    )
-    no_gap_independent = abs(row["gap_independent_noise_mse"]) <= z * row["gap_independent_noise_mse_se"]
-    row["withholding_neighbours_closes_most_of_gap"] = bool(closes_most)
-    row["no_gap_with_independent_noise"] = bool(no_gap_independent)
-    row["random_folds_learn_from_neighbouring_days"] = bool(closes_most and no_gap_independent)
-    row["random_folds_below_forecast_floor"] = bool(
-        row["random_folds_mse"] + z * row["random_folds_mse_se"] < row["forecast_floor_mse"]
-    )
-    row["verdict"] = _temporal_sentence(row)
-    return pd.DataFrame([row])
-
-
-def _temporal_sentence(r: dict) -> str:
-    look = "look better" if r["random_folds_look_better"] else "do not look better"
-    matches = "which matches" if r["they_estimate_different_quantities"] else "which does not match"
-    floor = "lies below" if r["random_folds_below_forecast_floor"] else "does not lie below"
-    if not r["random_folds_look_better"]:
-        why = "so here random folds hold no advantage to explain"
-    elif r["random_folds_learn_from_neighbouring_days"]:
-        why = "so the lower error comes from filling gaps between neighbouring days, not from a better model"
-    else:
-        why = "so the neighbouring days do not account for the lower error"
-    return (
-        f"Random folds {look}: {r['folds']}-fold CV reports an MSE of "
-        f"{r['random_folds_mse']:.1f} ± {r['random_folds_mse_se']:.1f}, "
-        f"{r['random_below_temporal_percent']:.0f}% ± {r['random_below_temporal_percent_se']:.0f}% "
-        f"below the temporal holdout's {r['temporal_holdout_mse']:.1f} ± {r['temporal_holdout_mse_se']:.1f}, "
-        f"{matches} the error on the truly next {r['horizon_days']} days "
-        f"({r['next_period_mse']:.1f} ± {r['next_period_mse_se']:.1f}), and {floor} the "
-        f"{r['forecast_floor_mse']:.1f} that no forecast can beat; withholding the days within "
-        f"{r['widest_exclusion_radius_days']} days of each held-out day closes "
-        f"{r['gap_closed_widest_radius_percent']:.0f}% ± {r['gap_closed_widest_radius_percent_se']:.0f}% "
-        f"of the gap, and with independent noise the gap is "
-        f"{r['gap_independent_noise_mse']:.1f} ± {r['gap_independent_noise_mse_se']:.1f}, "
-        f"{why}."
-    )
+    chosen = errors[errors["estimator"] == "random_folds_future_withheld"]
+    rows = []
+    for phi in sorted(chosen["ar_coefficient"].unique()):
+        base = _pivot(errors, phi)
+        at_phi = chosen[chosen["ar_coefficient"] == phi]
+        mse = at_phi.set_index("series")["mse"].loc[base.index]
+        row = {"ar_coefficient": float(phi), "future_withheld_days": int(at_phi["exclusion_radius_days"].iloc[0])}
+        row["random_folds_mse"], row["random_folds_mse_se"] = mean_and_se(mse)
+        closed, se = ratio_and_se(mse - base["random_folds"], base["temporal_holdout"] - base["random_folds"])
+        row["gap_closed_percent"], row["gap_closed_percent_se"] = 100 * closed, 100 * se
+        rows.append(row)
+    return pd.DataFrame(rows)

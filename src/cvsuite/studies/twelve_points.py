@@ -114,17 +114,18 @@ def contrasts(y, design: Design, convention: Convention, *, fold_a: int, fold_b:
 
 
 def document_claims(
-    y, design: Design, convention: Convention, *, edge_fold: int, fold_b: int, nearly: float
+    y, design: Design, convention: Convention, *, edge_fold: int, fold_b: int, nearly: float, forms=None
 ) -> pd.DataFrame:
     """What "Reading the result" says in words, each checked on ``y``: one row per claim, ``holds``
     True or False, with the numbers it rests on.
 
     ``edge_fold`` is the fold holding the largest x (the document's fold 4), ``fold_b`` the fold it is
-    compared with (fold 3), ``nearly`` the round number their ratio is 'nearly' (four).
+    compared with (fold 3), ``nearly`` the round number their ratio is 'nearly' (four); ``forms``, the
+    design's quadratic forms if already computed (``Design.forms``).
     """
     _check_fold(edge_fold, design, "edge_fold")
     _check_fold(fold_b, design, "fold_b")
-    stats = fold_statistics(np.asarray(y)[None, :], design, convention)
+    stats = fold_statistics(np.asarray(y)[None, :], design, convention, forms)
     train, cv, se, folds = stats["training"][0], stats["cv"][0], stats["se"][0], stats["folds"][0]
     line, poly = LINE, POLYNOMIAL
     diff = cv[poly] - cv[line]
