@@ -17,9 +17,9 @@ The checks:
   crossing it, a marker (with its size) or a filled patch (bar, histogram bin, band) inside it,
   in any axes, within that axes' clipping box. Images and colour bars are not data here.
 - ``clipped``: every text lies inside the saved area (the tight bounding box the figure is saved
-  with) and inside its clipping box when it has one; every marker of a clipped line or scatter
-  lies wholly inside its axes (a marker whose centre is within its size of the edge is cut, one
-  outside is hidden); an unclipped marker lies inside the saved area.
+  with), inside its clipping box when it has one, and inside its cell in a table; every marker of
+  a clipped line or scatter lies wholly inside its axes (a marker whose centre is within its size
+  of the edge is cut, one outside is hidden); an unclipped marker lies inside the saved area.
 - ``integer_ticks``: an axis declared with ``style.integer_axis`` shows no tick label at a
   fractional position and none written with a decimal point.
 - ``unexplained_colour``: every line, collection and patch drawn in a visible colour is explained:
@@ -171,6 +171,13 @@ def clipped(fig, drawn: Drawn) -> list[str]:
         elif text.get_clip_on() and text.get_clip_box() is not None and not inside(box, text.get_clip_box(), tol):
             problems.append(f"{describe_text(fig, text, drawn.roles)} is cut by its axes")
     for ax in fig.axes:
+        for table in ax.tables:
+            for cell in table.get_celld().values():
+                text = cell.get_text()
+                if text in drawn.texts and not inside(
+                    text.get_window_extent(drawn.renderer), cell.get_window_extent(drawn.renderer), tol
+                ):
+                    problems.append(f"{describe_text(fig, text, drawn.roles)} overflows its cell")
         for artist in ax.lines + ax.collections:
             if not (drawn.was_drawn(artist) and isinstance(artist, (Line2D, PathCollection))):
                 continue

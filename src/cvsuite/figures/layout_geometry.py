@@ -207,6 +207,9 @@ def text_roles(fig) -> dict[int, tuple[str, object]]:
                 roles[id(text)] = ("legend text", ax)
         for text in ax.texts:
             roles[id(text)] = ("text", ax)
+        for table in ax.tables:
+            for cell in table.get_celld().values():
+                roles[id(cell.get_text())] = ("table cell", ax)
     return roles
 
 

@@ -89,14 +89,17 @@ def apply_style() -> None:
 
 
 def subplots(*args, **kwargs):
-    """A new figure and its axes in the suite's style (``pyplot.subplots`` after ``apply_style``)."""
+    """A new figure and its axes in the suite's style (``pyplot.subplots`` after ``apply_style``),
+    laid out by matplotlib's constrained layout unless ``layout`` says otherwise."""
     apply_style()
+    kwargs.setdefault("layout", "constrained")
     return plt.subplots(*args, **kwargs)
 
 
 def figure(*args, **kwargs):
     """A new empty figure in the suite's style, for layouts ``subplots`` cannot make (``pyplot.figure``)."""
     apply_style()
+    kwargs.setdefault("layout", "constrained")
     return plt.figure(*args, **kwargs)
 
 
@@ -195,3 +198,9 @@ def legend(where, axes=None, **kwargs):
         handles.append(_error_bar_handle())
         labels.append(ERROR_BARS)
     return where.legend(handles, labels, **kwargs)
+
+
+def figure_legend(fig, ncols: int = 2, **kwargs):
+    """One legend for the whole figure, below its panels (where it covers no data), of every
+    labelled mark of every axes; needs the constrained layout ``subplots`` gives."""
+    return legend(fig, loc="outside lower center", ncols=ncols, **kwargs)
