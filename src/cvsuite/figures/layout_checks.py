@@ -228,22 +228,22 @@ def integer_ticks(fig, drawn: Drawn) -> list[str]:
     return problems
 
 
-def _containers(ax) -> dict[int, object]:
-    """Each artist of a container (error bars, bars and their error bars) -> the container."""
-    owner = {}
+def _container_labels(ax) -> dict[int, list]:
+    """Each mark of a container (error bars, bars and their error bars, a histogram) -> the labels
+    of the container and of all its marks: a histogram labels only its first bar."""
+    labels = {}
     for container in ax.containers:
-        members = [container, getattr(container, "errorbar", None)]
-        for member in members:
-            if member is None:
-                continue
-            stack = list(member)
-            while stack:
-                item = stack.pop()
-                if isinstance(item, (list, tuple)):
-                    stack.extend(item)
-                elif item is not None:
-                    owner[id(item)] = container
-    return owner
+        marks, stack = [], [container, getattr(container, "errorbar", None)]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, (list, tuple)):
+                stack.extend(item)
+            elif item is not None:
+                marks.append(item)
+        names = [container.get_label()] + [m.get_label() for m in marks]
+        for mark in marks:
+            labels[id(mark)] = names
+    return labels
 
 
 def _real(label) -> bool:
@@ -259,12 +259,11 @@ def unexplained_colour(fig, drawn: Drawn) -> list[str]:
             continue
         legend = ax.get_legend()
         labels = figure_labels | ({t.get_text() for t in legend.get_texts()} if legend is not None else set())
-        owner = _containers(ax)
+        shared = _container_labels(ax)
         for artist in _data_artists(ax, drawn):
             if style.explanation(artist) is not None:
                 continue
-            container = owner.get(id(artist))
-            names = [artist.get_label()] + ([container.get_label()] if container is not None else [])
+            names = [artist.get_label(), *shared.get(id(artist), [])]
             if any(_real(n) and n in labels for n in names):
                 continue
             problems.append(f"{artist_name(fig, artist)} has no legend entry or explanation")

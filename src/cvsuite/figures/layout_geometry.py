@@ -183,12 +183,10 @@ def _short(text: str, length: int = 40) -> str:
 def text_roles(fig) -> dict[int, tuple[str, object]]:
     """Each text of ``fig`` (by id) -> (its role: suptitle, title, x label, tick label, legend
     text, text; the axes it belongs to, or None for the figure's own texts)."""
-    roles = {}
+    roles = {id(text): ("figure text", None) for text in fig.texts}
     for name in ("_suptitle", "_supxlabel", "_supylabel"):
         if getattr(fig, name, None) is not None:
             roles[id(getattr(fig, name))] = ("suptitle" if name == "_suptitle" else "figure label", None)
-    for text in fig.texts:
-        roles[id(text)] = ("figure text", None)
     for legend in fig.legends:
         for text in [*legend.get_texts(), legend.get_title()]:
             roles[id(text)] = ("figure legend text", None)
