@@ -140,11 +140,16 @@ def is_integer_axis(axis) -> bool:
 
 
 def log_axis(ax, which: str, ticks, labels=None) -> None:
-    """A log scale on ``which`` with ticks at ``ticks`` labelled plainly (``labels``, or the values
-    as written), and no minor labels: "2, 5, 10" rather than "2x10^0"."""
+    """A log scale on ``which`` with ticks at those of ``ticks`` inside the data's range, labelled
+    plainly (``labels``, or the values as written), and no minor labels: "2, 5, 10" rather than
+    "2x10^0". Ticks outside the range are dropped rather than stretching the axis to them."""
     axis = ax.xaxis if which == "x" else ax.yaxis
     (ax.set_xscale if which == "x" else ax.set_yscale)("log")
-    ticks = list(ticks)
+    ax.autoscale_view()
+    low, high = sorted(axis.get_view_interval())
+    keep = [low <= t <= high for t in ticks]
+    ticks = [t for t, k in zip(ticks, keep) if k]
+    labels = None if labels is None else [label for label, k in zip(labels, keep) if k]
     axis.set_ticks(ticks, labels if labels is not None else [f"{t:g}" for t in ticks])
     axis.set_minor_locator(NullLocator())
     axis.set_minor_formatter(NullFormatter())
