@@ -8,19 +8,19 @@ from matplotlib.figure import Figure
 from cvsuite.figures import style
 
 
-def _solver_note(solvers: pd.DataFrame, printed: float, best_norm: float) -> str:
+def _printed_norm_label(solvers: pd.DataFrame, printed: float, best_norm: float, degree: int) -> str:
     """What the printed norm is: the listing's norm truncated (the same sentence rounds the best
     degree's norm, ``best_norm``), the solvers that agree with the listing's to 0.01, the others."""
     listing = solvers["theta_norm"].iloc[0]
     agree = (solvers["theta_norm"] - listing).abs() < 0.005
-    lines = [
-        f"the document prints {printed:,.0f}: {listing:,.1f} truncated",
-        f"(rounded, as it rounds {best_norm:.2f}: {listing:,.0f})",
-        f"{int(agree.sum())} of {len(solvers)} solvers give {listing:,.2f}",
-    ]
-    for row in solvers[~agree].itertuples():
-        lines.append(f"{row.solver.split(' (')[0].split(' X^T')[0]}: {row.theta_norm:,.2f}")
-    return "\n".join(lines)
+    others = ", ".join(
+        f"{row.solver.split(' (')[0].split(' X^T')[0]} {row.theta_norm:,.2f}" for row in solvers[~agree].itertuples()
+    )
+    return (
+        f"the document's ||θ|| at degree {degree}: {printed:,.0f}, which is {listing:,.1f}\n"
+        f"truncated (rounded, as it rounds {best_norm:.2f}: {listing:,.0f}); {int(agree.sum())} of "
+        f"{len(solvers)}\nsolvers give {listing:,.2f}" + (f", the {others}" if others else "")
+    )
 
 
 def risk_and_norm_by_degree(
@@ -48,14 +48,7 @@ def risk_and_norm_by_degree(
         mfc="none",
         color=style.PUBLISHED,
         markersize=11,
-        label=f"the document's ||θ|| at degree {top}: {printed_norm:,.0f}",
-    )
-    norm_ax.text(
-        0.03,
-        0.97,
-        _solver_note(solvers, printed_norm, summary["best_theta_norm"]),
-        transform=norm_ax.transAxes,
-        va="top",
+        label=_printed_norm_label(solvers, printed_norm, summary["best_theta_norm"], top),
     )
     norm_ax.set(
         yscale="log",

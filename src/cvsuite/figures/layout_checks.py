@@ -15,7 +15,8 @@ The checks:
   into the plotting area of an axes it does not belong to.
 - ``legend_over_data``: no legend's box (its frame, drawn or not) covers data: a line or curve
   crossing it, a marker (with its size) or a filled patch (bar, histogram bin, band) inside it,
-  in any axes, within that axes' clipping box. Images and colour bars are not data here.
+  in any axes, within that axes' clipping box; nor does a note written in an axes (``ax.text``,
+  an annotation) cover that axes' data. Images and colour bars are not data here.
 - ``clipped``: every text lies inside the saved area (the tight bounding box the figure is saved
   with), inside its clipping box when it has one, and inside its cell in a table; every marker of
   a clipped line or scatter lies wholly inside its axes (a marker whose centre is within its size
@@ -138,14 +139,24 @@ def _covers(artist, box: Bbox, drawn: Drawn) -> bool:
 
 
 def legend_over_data(fig, drawn: Drawn) -> list[str]:
-    """Legends whose box covers data of any axes (see the module's docstring)."""
+    """Legends whose box covers data of any axes, and notes written in an axes (``ax.text``,
+    annotations) that sit on its data (see the module's docstring)."""
+    boxes = [
+        (
+            legend.get_window_extent(drawn.renderer),
+            "figure legend" if legend in fig.legends else f"legend of {artist_name(fig, legend.axes)}",
+            list(fig.axes),
+        )
+        for legend in _legends(fig)
+        if legend.get_visible()
+    ]
+    for ax in fig.axes:
+        for text in ax.texts:
+            if text in drawn.texts:
+                boxes.append((text.get_window_extent(drawn.renderer), describe_text(fig, text, drawn.roles), [ax]))
     problems = []
-    for legend in _legends(fig):
-        if not legend.get_visible():
-            continue
-        box = legend.get_window_extent(drawn.renderer)
-        name = "figure legend" if legend in fig.legends else f"legend of {artist_name(fig, legend.axes)}"
-        for ax in fig.axes:
+    for box, name, axes in boxes:
+        for ax in axes:
             if _is_colour_bar(ax):
                 continue
             for artist in _data_artists(ax, drawn):
