@@ -51,7 +51,7 @@ def test_texts_apart_and_empty_or_invisible_texts_do_not_overlap():
 
 
 def test_a_tick_label_running_into_the_next_panel_fails():
-    fig, (left, right) = style.subplots(1, 2, figsize=(6, 3), gridspec_kw={"wspace": 0.05})
+    fig, (left, right) = style.subplots(1, 2, figsize=(6, 3), layout=None, gridspec_kw={"wspace": 0.05})
     right.set_yticks([0.5], ["a very long tick label for the right panel"])
     row = verdict(fig, "text_overlap")
     assert not row["passed"] and "runs into" in row["detail"]
