@@ -92,6 +92,17 @@ def test_a_legend_in_an_empty_corner_passes():
     assert verdict(fig, "legend_over_data")["passed"]
 
 
+def test_a_note_written_on_a_line_fails_and_one_beside_it_passes():
+    for y, passes in ((0.5, False), (0.9, True)):
+        fig, ax = small()
+        ax.plot([0, 1], [0.5, 0.5], color="red", label="flat")
+        ax.text(0.3, y, "a note", transform=ax.transAxes, va="center")
+        ax.set_ylim(0, 1)
+        ax.legend(loc="lower right")
+        row = verdict(fig, "legend_over_data")
+        assert row["passed"] == passes and (passes or "'a note'" in row["detail"])
+
+
 # clipped
 
 
@@ -116,6 +127,16 @@ def test_a_clipped_text_across_the_axes_edge_is_cut():
     ax.text(0.9, 0.5, "runs past the edge", transform=ax.transAxes, clip_on=True)
     row = verdict(fig, "clipped")
     assert not row["passed"] and "'runs past the edge'" in row["detail"]
+
+
+def test_a_table_cell_too_narrow_for_its_text_overflows():
+    fig, ax = small()
+    ax.axis("off")
+    table = ax.table(cellText=[["a rather long sentence in a cell"]], colWidths=[0.2], loc="center")
+    table.auto_set_font_size(False)  # matplotlib would otherwise shrink the text until it fits
+    table.set_fontsize(10)
+    row = verdict(fig, "clipped")
+    assert not row["passed"] and "overflows its cell" in row["detail"]
 
 
 def test_markers_inside_their_axes_and_unclipped_texts_pass():
