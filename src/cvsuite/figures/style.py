@@ -8,7 +8,8 @@ The conventions a reader can rely on in every figure:
   suite's fonts (11 pt, ticks and legends 10 pt) allow figures up to about ``MAX_WIDTH_IN``.
 - **Colours.** A document's number (the registry) is ``PUBLISHED``, drawn dashed; our number for
   the same quantity is ``REPRODUCED``, solid; the quantity an estimate is after (a true risk, a
-  true accuracy) is ``TRUTH``, dash-dotted; other marks (zero, chance, a chosen lambda) are
+  true accuracy) is ``TRUTH``, a wide pale line that a published or reproduced line can be seen
+  on when they coincide; other marks (zero, chance, a chosen lambda) are
   ``REFERENCE``, thin and dotted. The remaining colours name the quantity they show.
 - **Error bars** are ``ERROR_BAR_SE`` Monte Carlo standard errors each side, drawn by
   ``error_bars``; every figure with error bars says so in the words ``ERROR_BARS`` (``legend``
@@ -51,7 +52,7 @@ REFERENCE = "0.45"  # zero, chance, a chosen setting
 LINES = {
     "published": {"color": PUBLISHED, "linestyle": "--", "linewidth": 1.6},
     "reproduced": {"color": REPRODUCED, "linestyle": "-", "linewidth": 1.4},
-    "truth": {"color": TRUTH, "linestyle": "-.", "linewidth": 1.6},
+    "truth": {"color": TRUTH, "linestyle": "-", "linewidth": 3.0, "alpha": 0.5},  # wide and pale: others show on it
     "reference": {"color": REFERENCE, "linestyle": ":", "linewidth": 1.2},
 }
 

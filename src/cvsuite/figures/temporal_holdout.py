@@ -8,7 +8,8 @@ from matplotlib.figure import Figure
 
 from cvsuite.figures import style
 
-NEXT_PERIOD = {"color": style.TRUTH, "mfc": "white", "linewidth": 3, "alpha": 0.6}  # under the holdout's curve
+# The truly next period, which the holdout tracks: wide and pale under the holdout's curve.
+NEXT_PERIOD = {"color": style.TRUTH, "linewidth": 3.0, "alpha": 0.5, "mfc": "white"}
 
 
 def random_folds_against_temporal_holdout(
@@ -92,13 +93,8 @@ def random_folds_against_temporal_holdout(
         (verdict["next_period_mse"], verdict["next_period_mse_se"], NEXT_PERIOD, "truly next period"),
         (verdict["temporal_holdout_mse"], verdict["temporal_holdout_mse_se"], {"color": style.EXPECTED}, "holdout"),
     ):
-        line = {k: v for k, v in how.items() if k != "mfc"}
-        rad_ax.axhline(
-            value,
-            linestyle="--",
-            **{"linewidth": 1.2, **line},
-            label=f"φ = {phi_main}, {label}: {value:.1f} (s.e. {se:.1f})",
-        )
+        line = {"linestyle": "--", "linewidth": 1.2, **{k: v for k, v in how.items() if k != "mfc"}}
+        rad_ax.axhline(value, **line, label=f"φ = {phi_main}, {label}: {value:.1f} (s.e. {se:.1f})")
     rad_ax.set(
         xlabel="days withheld each side of a held-out day",
         ylabel="mean squared error (units²)",
