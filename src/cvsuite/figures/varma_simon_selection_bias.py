@@ -45,16 +45,18 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
             for level, (column, label, key, colour) in enumerate(shown):
                 ax.plot(
                     values[column],
-                    level + jitter.uniform(-0.18, 0.18, len(values)),
+                    level + jitter.uniform(-0.25, 0.25, len(values)),
                     "o",
                     color=colour,
-                    alpha=0.5,
+                    alpha=float(np.clip(20 / values[column].notna().sum(), 0.1, 0.5)),  # fainter when many
                     markersize=5,
                     label=f"{label}, one dataset",
                 )
                 # The Monte Carlo s.e. of the mean (the summary's own column where it has one).
                 se = stats.get(column + "_mc_se", stats[column + "_se"])
-                style.error_bars(ax, level, stats[column], se, horizontal=True, fmt="D", color="black", label="mean")
+                style.error_bars(
+                    ax, level, stats[column], se, horizontal=True, fmt="D", color="black", label="mean", zorder=3
+                )
                 if key in paper:
                     ax.plot(
                         [paper[key]] * 2,
@@ -77,7 +79,10 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
             )
             if row == len(scenarios) - 1:
                 ax.set_xlabel("misclassification error (%)")
-    style.figure_legend(fig, ncols=2)
+    legend = style.figure_legend(fig, ncols=2)
+    for handle, text in zip(legend.legend_handles, legend.get_texts()):
+        if text.get_text().endswith("one dataset"):
+            handle.set_alpha(0.6)  # the dots fade as datasets grow many; their entry need not
     first = summary[summary["scenario"] == scenarios[0]]
     optimism = -first["min_cv_optimism_points"]
     nested = first["nested_bias_points"].dropna()
