@@ -64,6 +64,7 @@ rule k_bias:
 rule degree_sweep:
     input:
         library=LIBRARY,
+        registry=REGISTRY,
     output:
         **study_outputs("degree_sweep"),
     params:

@@ -4,7 +4,7 @@ Writes the K table (truth, CV estimate, bias, standard error, spread over shuffl
 sizes), the standard-error range, the K = 5 partition of Figure 8.4, and what the document's words
 about the table rest on: the shuffles behind each mean, many more shuffles of the same sample, the
 book's two sources of error, the same sample at neighbouring degrees, and the claims; draws the
-document's second figure and the partition grid.
+document's second figure and the partition grid with the document's table of K beside it.
 """
 
 from cvsuite.data.sine import train_and_test
@@ -52,7 +52,7 @@ def main(job: Job) -> StudyResult:
         },
         figures={
             "cv_estimate_against_k": figures.cv_estimate_against_k(table, params["shuffles"]),
-            "partition_grid": figures.partition_grid(grid, params["partition_grid_folds"]),
+            "partition_grid": figures.partition_grid(grid, params["partition_grid_folds"], table),
         },
     )
 

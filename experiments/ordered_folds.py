@@ -21,7 +21,7 @@ def main(job: Job) -> StudyResult:
     composition = study.composition_table(p["classes"], p["per_class"], p["folds"], p["first_seed"])
     z = p["decision_standard_errors"]
     verdict = study.ordered_folds_verdict(summary, design, p["folds"], decision_standard_errors=z)
-    figure = figures.fold_composition_and_collapse(composition, summary, verdict.iloc[0], decision_standard_errors=z)
+    figure = figures.fold_composition_and_collapse(composition, summary, verdict.iloc[0])
     return StudyResult(
         tables={"runs": runs, "summary": summary, "fold_composition": composition, "verdict": verdict},
         figures={"fold_composition_and_collapse": figure},

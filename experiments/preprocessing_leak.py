@@ -29,7 +29,7 @@ def main(job: Job) -> StudyResult:
     verdict = study.preprocessing_leak_verdict(
         summary, design, p["sample_size"], p["selected"], decision_standard_errors=z
     ).assign(**study.noise_floor_check(runs, p["noise_sd"]))
-    figure = figures.leak_by_step(summary, verdict.iloc[0], decision_standard_errors=z)
+    figure = figures.leak_by_step(summary, verdict.iloc[0])
     return StudyResult(tables={"runs": runs, "summary": summary, "verdict": verdict}, figures={"leak_by_step": figure})
 
 

@@ -37,9 +37,11 @@ def main(job: Job) -> StudyResult:
         k_bias=read_tables(inputs.fresh_k_bias),
         exchange=read_tables(inputs.fresh_exchange),
     )
-    table = side_by_side(conclusions(document, criteria), conclusions(fresh, criteria))
+    fresh_rows = conclusions(fresh, criteria)
+    table = side_by_side(conclusions(document, criteria), fresh_rows)
     print(table[["conclusion", "document_estimate", "new_estimate", "new_se", "held"]].to_string())
-    return StudyResult(tables={"conclusions": table}, figures={"conclusions": figures.conclusions(table)})
+    regions = {row["conclusion"]: row["region"] for row in fresh_rows}
+    return StudyResult(tables={"conclusions": table}, figures={"conclusions": figures.conclusions(table, regions)})
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import pytest
 from cvsuite.studies.robustness import (
     WORDS,
     Evidence,
+    PassRegion,
     ShapeCriteria,
     conclusions,
     k_bias_conclusions,
@@ -109,3 +110,24 @@ def test_side_by_side_keeps_one_row_per_conclusion():
         table.loc[0, "new_datasets"],
     ) == (1, 2)
     assert table.loc[0, "words"] == WORDS["penalty_trades_train_for_expected"]["words"]
+
+
+@pytest.mark.parametrize("n", [10, 400])
+def test_the_drawn_criterion_gives_the_verdict_the_study_gives(n):
+    # The figure shades each conclusion's pass region; a reader judging by eye must reach "held".
+    estimates, selection = shape_rows(n=n)
+    exchange = pd.DataFrame({"expected_risk_fall_percent": [75.0, 10.0], "train_risk_rise_percent": [49.0, -1.0]})
+    evidence = Evidence(estimates, selection, k_bias_rows(), exchange)
+    for row in conclusions(evidence, CRITERIA):
+        assert row["region"].holds(row["estimate"], row["se"]) == row["held"], row["conclusion"]
+
+
+def test_a_pass_region_reads_intervals_bars_and_exact_values():
+    assert PassRegion(low=1.5, high=2.5).holds(2.0, 1.0) and not PassRegion(low=1.5, high=2.5).holds(2.5, 0.0)
+    assert PassRegion(bar="above", reference=0.5).holds(0.8, 0.1) and not PassRegion(bar="above", reference=0.5).holds(
+        0.6, 0.1
+    )
+    assert PassRegion(bar="around", reference=0.5).holds(0.45, 0.05) and not PassRegion(
+        bar="around", reference=0.5
+    ).holds(0.35, 0.05)
+    assert PassRegion(low=0.0, high=0.0).holds(0.0, 0.0) and not PassRegion(low=0.0, high=0.0).holds(1e-12, 0.0)

@@ -8,42 +8,67 @@ from matplotlib.figure import Figure
 
 from cvsuite.figures import style
 
+TERM_COLOURS = ("#9ecae1", "#fdae6b", "#a1d99b")
+STEP = 0.2  # horizontal offset of each term's bar within its group
 
-def variance_by_k(table: pd.DataFrame, sigma: float, k: int) -> Figure:
-    """Var[CV] with Bengio and Grandvalet's three terms per K, and the naive standard error against the true spread."""
-    fig, (var_ax, se_ax) = style.subplots(1, 2, figsize=(11, 4.3))
-    labels = [("leave-one-out" if m == 1 else f"K = {folds}") for folds, m in zip(table["K"], table["fold_size"])]
-    x = np.arange(len(table))
+
+def _terms(table: pd.DataFrame) -> dict[str, pd.Series]:
+    """Bengio and Grandvalet's three terms of Var[CV], per K."""
     n = table["fold_size"] * table["K"]
-    parts = {
+    return {
         "σ²/n (one error)": table["sigma2"] / n,
         "(m−1)ω/n (same fold)": ((table["fold_size"] - 1) / n * table["omega"]).fillna(0),
         "(n−m)γ/n (other folds)": (n - table["fold_size"]) / n * table["gamma"],
     }
-    bottom_pos, bottom_neg = np.zeros(len(x)), np.zeros(len(x))
-    for (name, values), colour in zip(parts.items(), ("#9ecae1", "#fdae6b", "#a1d99b")):
+
+
+def _waterfall(ax, x: np.ndarray, table: pd.DataFrame) -> None:
+    """Each term as a bar from the running total to the running total plus the term: a positive
+    term rises, a negative one (hatched) falls, and the last bar ends at their sum."""
+    total = np.zeros(len(x))
+    for i, ((name, values), colour) in enumerate(zip(_terms(table).items(), TERM_COLOURS)):
         values = values.to_numpy()
-        base = np.where(values >= 0, bottom_pos, bottom_neg)
-        var_ax.bar(x, values, 0.6, bottom=base, color=colour, label=name)
-        bottom_pos += np.where(values >= 0, values, 0)
-        bottom_neg += np.where(values < 0, values, 0)
-    var_ax.errorbar(
-        x,
+        at = x + (i - 1.5) * STEP
+        rising = values >= 0
+        ax.bar(at[rising], values[rising], STEP, bottom=total[rising], color=colour, label=name)
+        if (~rising).any():
+            ax.bar(
+                at[~rising],
+                values[~rising],
+                STEP,
+                bottom=total[~rising],
+                color=colour,
+                hatch="xx",
+                edgecolor="0.3",
+                label=f"{name}, negative: the total falls",
+            )
+        total += values
+
+
+def variance_by_k(table: pd.DataFrame, sigma: float, k: int) -> Figure:
+    """Var[CV] with Bengio and Grandvalet's three terms per K, and the naive standard error against the true spread."""
+    fig, (var_ax, se_ax) = style.subplots(1, 2, figsize=(10.5, 5.6))
+    labels = [("leave-one-out" if m == 1 else f"K = {folds}") for folds, m in zip(table["K"], table["fold_size"])]
+    x = np.arange(len(table))
+    _waterfall(var_ax, x, table)
+    style.error_bars(
+        var_ax,
+        x + 1.5 * STEP,
         table["cv_variance"],
-        yerr=2 * table["cv_variance_se"],
+        table["cv_variance_se"],
         fmt="o",
         color="black",
-        capsize=3,
-        label="Var[CV] measured (± 2 MC SE)",
+        label="Var[CV] measured over datasets",
     )
-    var_ax.plot(x, table["binomial_variance"], "_", markersize=30, color=style.EXPECTED, label="Kohavi: a(1−a)/n")
+    var_ax.hlines(
+        table["binomial_variance"], x - 2 * STEP, x + 2 * STEP, color=style.EXPECTED, label="Kohavi: a(1−a)/n"
+    )
     var_ax.set_xticks(x, labels)
     var_ax.set(
         xlabel="number of folds",
         ylabel="variance of the CV accuracy over datasets",
-        title="Bengio and Grandvalet's three terms add up to Var[CV]",
+        title="The three terms, added in turn, reach Var[CV]",
     )
-    var_ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.16), ncol=2)
     se_ax.bar(x - 0.18, table["cv_sd"], 0.36, color="0.3", label="true spread: s.d. of CV over datasets")
     se_ax.bar(
         x + 0.18, table["naive_std_error_rms"], 0.36, color=style.STD_ERROR, label="naive standard error σ/√K (rms)"
@@ -55,6 +80,6 @@ def variance_by_k(table: pd.DataFrame, sigma: float, k: int) -> Figure:
         ylabel="accuracy (s.d. units)",
         title=f"The naive standard error is {100 * (1 - ratio.max()):.0f}-{100 * (1 - ratio.min()):.0f}% too small",
     )
-    se_ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0, -0.16))
+    style.figure_legend(fig)
     fig.suptitle(f"{int(table['datasets'].iloc[0])} shape-image datasets, blur {sigma}, k = {k}")
     return fig

@@ -8,13 +8,13 @@ from matplotlib.figure import Figure
 
 from cvsuite.data.null_predictors import NullDesign
 from cvsuite.figures import style
-from cvsuite.figures.marks import published_line, replicate_columns
+from cvsuite.figures.marks import replicate_columns
 from cvsuite.studies.esl_label_free_split import PROCEDURES
 
 LABELS = {
-    "full_data_stump": "predictor and split\nfrom all 20 samples",
-    "full_data_predictor": "predictor from all 20,\nsplit refitted per fold",
-    "cross_validated_stump": "both re-chosen\nin each fold (CV)",
+    "full_data_stump": "predictor\nand split\nfrom all 20",
+    "full_data_predictor": "predictor\nfrom all 20,\nsplit refitted",
+    "cross_validated_stump": "both\nre-chosen in\neach fold (CV)",
 }
 
 
@@ -30,7 +30,7 @@ def cv_error_by_procedure(
     """Left: each dataset's 5-fold CV error under the three procedures, and the full-data stump's
     error on fresh samples. Right: Figure 7.11's bottom right, the CV errors of the 50 datasets.
     ``stratified`` is the fold construction of the book's reading; the other one is drawn too."""
-    fig, (data_ax, hist_ax) = style.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1.3, 1]})
+    fig, (data_ax, hist_ax) = style.subplots(1, 2, figsize=(10.5, 5.8), gridspec_kw={"width_ratios": [1.3, 1]})
     jitter = np.random.default_rng(0)  # display only: spreads coincident points sideways
     colours = {
         "full_data_stump": style.EXPECTED,
@@ -38,44 +38,44 @@ def cv_error_by_procedure(
         "cross_validated_stump": style.TRAIN,
     }
     columns = [(f"{p}_cv_error_percent", LABELS[p], colours[p]) for p in PROCEDURES]
-    columns.append(("true_error_percent", "full-data stump,\nfresh samples", style.REFERENCE))
+    columns.append(("true_error_percent", "full-data\nstump, fresh\nsamples", style.TRUTH))
     replicate_columns(data_ax, book_design, columns, jitter)
-    published_line(data_ax, published_cv, f"ESL: CV error about {published_cv:g}%")
+    esl = f"ESL: CV error about {published_cv:g}%"
+    style.reference_line(data_ax, published_cv, esl, kind="published")
     data_ax.set(
         ylabel="misclassification error (%)",
         ylim=(-3, 103),
-        title=f"{len(book_design)} datasets (the book's count), one point each",
+        title=f"{len(book_design)} datasets (the book's count),\none point each",
     )
-    data_ax.legend(loc="upper left", fontsize=8)
 
     cv = book_design["cross_validated_stump_cv_error_percent"]
     step = 100.0 / null.samples  # a CV error moves in steps of one sample
     bins = np.arange(0.0 - step / 2, 100.0 + step, step)
-    heights, _, _ = hist_ax.hist(cv, bins=bins, color=style.TRAIN, alpha=0.75, label=f"{len(cv)} datasets")
+    label = f"the {len(cv)} datasets' CV errors (right)"
+    hist_ax.hist(cv, bins=bins, color=style.TRAIN, alpha=0.75, label=label)
     everything = choices[choices["datasets_used"] == "all"].set_index("stratified")
     for construction, line in ((stratified, "-"), (not stratified, "-.")):
         value, count = everything.loc[construction, ["cross_validated_stump_cv_error_percent", "datasets"]]
         name = "stratified" if construction else "random"
         label = f"expected, {name} folds: {value:.1f}% ({int(count)} datasets)"
-        hist_ax.axvline(value, color="black", linestyle=line, linewidth=1.3, label=label)
-    published_line(hist_ax, published_cv, f"ESL: about {published_cv:g}%", vertical=True, linewidth=1.5)
+        style.reference_line(hist_ax, value, label, kind="reproduced", vertical=True, linestyle=line)
+    style.reference_line(hist_ax, published_cv, esl, kind="published", vertical=True)
+    style.integer_axis(hist_ax, "y")
     hist_ax.set(
-        xlabel="5-fold CV error of the cross-validated stump (%)",
+        xlabel="5-fold CV error of the\ncross-validated stump (%)",
         ylabel="datasets",
         xlim=(0, 100),
-        ylim=(0, 1.6 * heights.max()),
         title="Figure 7.11, bottom right",
     )
-    hist_ax.legend(loc="upper left", fontsize=8)
+    style.figure_legend(fig)
 
     by = published.set_index("statistic")
     fig.suptitle(
         f"Best of {null.predictors} noise stumps on {null.samples} samples: "
-        f"{by.loc['full_data_stump_cv_error_percent', 'expected']:.0f}% error scored with the full-data split, "
+        f"{by.loc['full_data_stump_cv_error_percent', 'expected']:.0f}% error scored with the full-data split,\n"
         f"{by.loc['full_data_predictor_cv_error_percent', 'expected']:.0f}% with the split refitted, "
         f"{by.loc['cross_validated_stump_cv_error_percent', 'expected']:.1f}% when the predictor is re-chosen too "
-        f"(ESL: about {published_cv:g}%)",
-        y=1.02,
+        f"(ESL: about {published_cv:g}%)"
     )
     return fig
 
@@ -85,29 +85,29 @@ def one_dataset_stumps(
 ) -> Figure:
     """Figure 7.11's top panels: every stump's full-data training errors, and on one fold its
     errors on the training folds against its errors on the held-out fold (``dataset`` names it)."""
-    fig, (full_ax, fold_ax) = style.subplots(1, 2, figsize=(12, 4.4))
+    fig, (full_ax, fold_ax) = style.subplots(1, 2, figsize=(10.5, 5.2))
     plain, marked = one[~one["marked"]], one[one["marked"]]
-    full_ax.scatter(plain["predictor"], plain["full_data_training_errors"], s=8, color="0.6")
+    others = "the other predictors"
+    full_ax.scatter(plain["predictor"], plain["full_data_training_errors"], s=8, color="0.6", label=others)
     full_ax.scatter(
         marked["predictor"],
         marked["full_data_training_errors"],
         s=40,
         color=style.EXPECTED,
-        label=f"the {len(marked)} predictors of fewest errors",
+        label=f"the {len(marked)} predictors of fewest training errors",
     )
     full_ax.set(
         xlabel="predictor",
         ylabel=f"training errors of its best stump (of {null.samples})",
         title="Stumps fitted to all samples",
-        ylim=(-0.5, one["full_data_training_errors"].max() + 2.5),
+        ylim=(-0.5, one["full_data_training_errors"].max() + 0.5),
     )
-    full_ax.legend(loc="upper left", fontsize=8)
 
     jitter = np.random.default_rng(1)  # display only: error counts are integers
     train_n, test_n = int(one["training_samples"].iloc[0]), int(one["heldout_samples"].iloc[0])
     for rows, size, colour, label in (
-        (plain, 8, "0.6", None),
-        (marked, 40, style.EXPECTED, "the same marked predictors"),
+        (plain, 8, "0.6", others),
+        (marked, 40, style.EXPECTED, f"the {len(marked)} predictors of fewest training errors"),
     ):
         fold_ax.scatter(
             rows["fold_training_errors"] + jitter.uniform(-0.2, 0.2, len(rows)),
@@ -118,24 +118,27 @@ def one_dataset_stumps(
             label=label,
         )
     row = published.set_index("statistic").loc["full_data_predictor_heldout_errors"]
-    expected = f"{row['expected']:.2f} errors expected (s.d. {row['design_sd']:.2f})"
-    fold_ax.axhline(
-        row["expected"], color="black", linewidth=1.2, label=f"full-data best predictor, split refitted: {expected}"
+    expected = (
+        f"full-data best predictor, split refitted:\n"
+        f"{row['expected']:.2f} held-out errors expected (s.d. {row['design_sd']:.2f})"
     )
-    published_line(fold_ax, published_refit, f"ESL's one fold: {published_refit:g} of {test_n}")
+    style.reference_line(fold_ax, row["expected"], expected, kind="reproduced")
+    style.reference_line(fold_ax, published_refit, f"ESL's one fold: {published_refit:g} of {test_n}", kind="published")
     fold_ax.set(
         xlabel=f"errors on the {train_n} training samples of fold 1",
         ylabel=f"errors on the {test_n} held-out samples",
-        ylim=(-0.5, test_n + 1.6),
-        title="Stumps refitted on 4/5 of the samples, tested on 1/5",
+        ylim=(-0.5, test_n + 0.5),
+        title="Stumps refitted on 4/5 of the samples,\ntested on 1/5",
     )
-    fold_ax.legend(loc="upper left", fontsize=8)
+    for ax in (full_ax, fold_ax):
+        for which in ("x", "y"):
+            style.integer_axis(ax, which)
+    style.figure_legend(fig)
 
     best = marked.sort_values(["full_data_training_errors", "predictor"]).iloc[0]
     fig.suptitle(
         f"Dataset {dataset}: the best of {len(one)} stumps makes {int(best['full_data_training_errors'])} "
-        f"of {null.samples} training errors; refitted on {train_n} samples it makes "
-        f"{int(best['fold_heldout_errors'])} of {test_n} held-out errors",
-        y=1.02,
+        f"of {null.samples} training errors;\nrefitted on {train_n} samples it makes "
+        f"{int(best['fold_heldout_errors'])} of {test_n} held-out errors"
     )
     return fig

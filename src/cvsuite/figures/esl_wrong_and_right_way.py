@@ -8,16 +8,18 @@ from matplotlib.figure import Figure
 
 from cvsuite.data.null_predictors import NullDesign
 from cvsuite.figures import style
-from cvsuite.figures.marks import published_line, replicate_columns
+from cvsuite.figures.marks import replicate_columns
 from cvsuite.studies.esl_wrong_and_right_way import Setting
 
 
 def setting_label(setting: Setting, default: Setting, samples: int) -> str:
     """How a setting differs from the book's reading, for a tick label."""
     if setting == default:
-        return f"as the book reads:\n{setting.selection} selection, random folds, K = {setting.folds}"
+        return f"as the book reads:\n{setting.selection} selection,\nrandom folds, K = {setting.folds}"
     if setting.selection != default.selection:
-        return f"{setting.selection} |correlation| selection" if setting.selection == "absolute" else "signed selection"
+        return (
+            f"{setting.selection} |correlation|\nselection" if setting.selection == "absolute" else "signed selection"
+        )
     if setting.stratified != default.stratified:
         return "stratified folds" if setting.stratified else "random (unstratified) folds"
     return f"K = {setting.folds}" + (" (leave-one-out)" if setting.folds == samples else "")
@@ -36,22 +38,26 @@ def cv_error_wrong_and_right(
     """Left: every dataset's CV error both ways and the final model's error on fresh data (the book's
     50 datasets). Right: both ways under each open choice, over all datasets, mean +- 2 SE.
     ``references`` holds the published "wrong_way" CV error and "true_error" (percent)."""
-    fig, (data_ax, choice_ax) = style.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1.1, 1]})
+    fig, (data_ax, choice_ax) = style.subplots(1, 2, figsize=(10.5, 5.6), gridspec_kw={"width_ratios": [1.15, 1]})
     jitter = np.random.default_rng(0)  # display only: spreads coincident points sideways
     columns = [
-        ("wrong_way_cv_error_percent", "wrong way (CV):\nscreened on all", style.EXPECTED),
-        ("right_way_cv_error_percent", "right way (CV):\nscreened in each fold", style.TRAIN),
-        ("true_error_percent", "final model,\nfresh samples", style.REFERENCE),
+        ("wrong_way_cv_error_percent", "wrong way\n(CV): screened\non all", style.EXPECTED),
+        ("right_way_cv_error_percent", "right way\n(CV): screened\nin each fold", style.TRAIN),
+        ("true_error_percent", "final model,\nfresh\nsamples", style.TRUTH),
     ]
     replicate_columns(data_ax, book_design, columns, jitter)
-    published_line(data_ax, references["wrong_way"], f"ESL: wrong-way CV error {references['wrong_way']:g}%")
-    published_line(data_ax, references["true_error"], f"ESL: true error {references['true_error']:g}%", linestyle=":")
+    lines = (
+        (references["wrong_way"], f"ESL: wrong-way CV error {references['wrong_way']:g}%", {}),
+        (references["true_error"], f"ESL: true error {references['true_error']:g}%", {"linestyle": ":"}),
+    )
+    for value, label, how in lines:
+        style.reference_line(data_ax, value, label, kind="published", **how)
+        style.reference_line(choice_ax, value, label, kind="published", vertical=True, **how)
     data_ax.set(
         ylabel="misclassification error (%)",
         ylim=(-3, 103),
-        title=f"{len(book_design)} datasets (the book's count), one point each",
+        title=f"{len(book_design)} datasets (the book's count),\none point each",
     )
-    data_ax.legend(loc="upper left", fontsize=8)
 
     everything = choices[choices["datasets_used"] == "all"].reset_index(drop=True)
     rows = np.arange(len(everything))[::-1]
@@ -59,33 +65,24 @@ def cv_error_wrong_and_right(
         ("wrong_way", style.EXPECTED, "wrong way"),
         ("right_way", style.TRAIN, "right way"),
     ):
-        choice_ax.errorbar(
-            everything[f"{procedure}_cv_error_percent"],
-            rows,
-            xerr=2 * everything[f"{procedure}_cv_error_percent_se"],
-            fmt="o",
-            color=colour,
-            capsize=3,
-            label=f"{name}, mean ± 2 SE",
-        )
-    published_line(choice_ax, references["wrong_way"], vertical=True)
-    published_line(choice_ax, references["true_error"], vertical=True, linestyle=":")
-    choice_ax.set_yticks(rows, [setting_label(s, settings[0], null.samples) for s in settings], fontsize=8)
+        mean, se = everything[f"{procedure}_cv_error_percent"], everything[f"{procedure}_cv_error_percent_se"]
+        style.error_bars(choice_ax, rows, mean, se, horizontal=True, fmt="o", color=colour, label=f"{name}: mean")
+    choice_ax.set_yticks(rows, [setting_label(s, settings[0], null.samples) for s in settings])
+    choice_ax.set_ylim(rows.min() - 0.5, rows.max() + 0.5)
     choice_ax.set(
         xlabel="5-fold CV error (%)" if all(s.folds == 5 for s in settings) else "CV error (%)",
         xlim=(-3, 65),
-        title=f"Open choices, each on the same {int(everything['datasets'].iloc[0])} datasets",
+        title=f"Open choices, each on the\nsame {int(everything['datasets'].iloc[0])} datasets",
     )
-    choice_ax.legend(loc="center right", fontsize=8)
+    style.figure_legend(fig)
 
     by = published.set_index("statistic")
     wrong, right = by.loc["wrong_way_cv_error_percent"], by.loc["right_way_cv_error_percent"]
     fig.suptitle(
         f"Screening {selected} of {null.predictors:,} noise predictors on all {null.samples} "
-        f"samples: CV error {wrong['expected']:.1f}% (ESL: {references['wrong_way']:g}%); "
+        f"samples: CV error {wrong['expected']:.1f}% (ESL: {references['wrong_way']:g}%);\n"
         f"inside each fold: {right['expected']:.1f}%; true error {references['true_error']:g}% "
-        f"({int(wrong['replicates'])} datasets)",
-        y=1.02,
+        f"({int(wrong['replicates'])} datasets)"
     )
     return fig
 
@@ -103,7 +100,7 @@ def heldout_correlations(
     """Figure 7.10: the selected predictors' correlations with the labels on the held-out fold, over
     the book's datasets, with the expected mean of one fold (over all datasets) and the book's.
     ``references`` holds the published "wrong_correlation" and "right_correlation"."""
-    fig, axes = style.subplots(2, 1, figsize=(8, 6.4), sharex=True)
+    fig, axes = style.subplots(2, 1, figsize=(10, 7), sharex=True)
     by = published.set_index("statistic")
     panels = [
         ("wrong_way", "Wrong way: predictors screened on all samples", style.EXPECTED, "wrong_correlation"),
@@ -124,16 +121,15 @@ def heldout_correlations(
             color=colour,
             alpha=0.7,
             edgecolor="white",
-            label=f"every held-out correlation, {book_datasets} datasets x {folds} folds",
+            label=f"every held-out correlation,\n{book_datasets} datasets x {folds} folds",
         )
         row = by.loc[f"{procedure}_mean_heldout_correlation"]
-        expected = f"one fold's mean: expected {row['expected']:+.3f}, s.d. {row['design_sd']:.3f}"
-        ax.axvline(row["expected"], color="black", linewidth=1.5, label=expected)
-        published_line(
-            ax, references[reference], f"ESL (one fold): about {references[reference]:g}", vertical=True, linewidth=1.5
-        )
-        ax.set(ylabel="share of correlations (%)", title=title, ylim=(0, 1.45 * bins["share_percent"].max()))
-        ax.legend(loc="upper left", fontsize=8)
+        expected = f"one fold's mean: expected\n{row['expected']:+.3f}, s.d. {row['design_sd']:.3f}"
+        style.reference_line(ax, row["expected"], expected, kind="reproduced", vertical=True)
+        label = f"ESL (one fold): about {references[reference]:g}"
+        style.reference_line(ax, references[reference], label, kind="published", vertical=True)
+        ax.set(ylabel="share of correlations (%)", title=title, ylim=(0, 1.1 * bins["share_percent"].max()))
+        style.legend(ax, loc="upper left", bbox_to_anchor=(1.02, 1))
     axes[1].set(
         xlabel=f"correlation with the class labels on the held-out fold ({null.samples // folds} samples)", xlim=(-1, 1)
     )
@@ -141,7 +137,7 @@ def heldout_correlations(
     right = by.loc["right_way_mean_heldout_correlation", "expected"]
     fig.suptitle(
         f"On the held-out fold the {selected} selected predictors correlate {wrong['expected']:.2f} "
-        f"with the labels the wrong way (ESL: {references['wrong_correlation']:g}), {right:+.3f} the right way\n"
+        f"with the labels the wrong way (ESL: {references['wrong_correlation']:g}),\n{right:+.3f} the right way "
         f"(expected means of one fold from {int(wrong['replicates'])} folds)"
     )
     return fig

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib.colors import PowerNorm
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
-from cvsuite.figures.error_bars import error_bars
 from cvsuite.studies.ordered_folds import SCHEMES
 
 LABELS = {
@@ -22,106 +22,124 @@ COLOURS = {
     "stratified": style.STD_ERROR,
     "stratified_unshuffled": style.BIAS,
 }
+# The three schemes that keep every class in every fold score alike: each has its own marker and
+# line, and sits a little to its side of K (display only), so that none hides the others.
+MARKS = {
+    "unshuffled": ("o", "-", 1.0),
+    "shuffled": ("o", "-", 0.95),
+    "stratified": ("s", "--", 1.0),
+    "stratified_unshuffled": ("^", ":", 1.05),
+}
 
 
-def fold_composition_and_collapse(
-    composition: pd.DataFrame, summary: pd.DataFrame, verdict: pd.Series, *, decision_standard_errors: float
-) -> Figure:
-    """Fold-by-class counts under three schemes; CV accuracy against K; the collapse and its cause.
-
-    ``verdict`` is the verdict table's row (its K, classes and class size); error bars are
-    ``decision_standard_errors`` Monte Carlo SEs.
-    """
-    z = decision_standard_errors
-    n_folds, n_classes, per_class = verdict["folds"], verdict["classes"], verdict["per_class"]
-    # A grid whose lower-left panel spans two columns: pyplot.figure with a gridspec, in the suite's style.
-    fig = style.figure(figsize=(15, 9), layout="constrained")
-    grid = fig.add_gridspec(2, 3)
-    for i, scheme in enumerate(("unshuffled", "shuffled", "stratified")):
-        ax = fig.add_subplot(grid[0, i])
+def _composition(subfig, composition: pd.DataFrame, per_class: int) -> None:
+    """Fold-by-class counts of three schemes as grey maps sharing one colour bar beside them."""
+    axes = subfig.subplots(1, 3)
+    # A square-root scale: the stratified folds' 3 of 30 would be a barely visible grey on a linear one.
+    norm = PowerNorm(0.5, vmin=0, vmax=per_class)
+    for ax, scheme in zip(axes, ("unshuffled", "shuffled", "stratified")):
         table = composition[composition["scheme"] == scheme].pivot(index="fold", columns="class", values="held_out")
-        image = ax.imshow(table.to_numpy(), cmap="Greys", vmin=0, vmax=per_class, aspect="auto")
         counts = table.to_numpy()
+        image = ax.imshow(counts, cmap="Greys", norm=norm, aspect="auto")
         whole = int((counts == per_class).sum())
         ax.set(
             xlabel="class",
             ylabel="fold",
-            title=f"{LABELS[scheme]}: {whole} whole class{'es' if whole != 1 else ''} held out\n"
-            f"(each fold holds {_span(counts)} of each class)",
+            title=f"{LABELS[scheme]}:\n{whole} whole class{'es' if whole != 1 else ''} held out;\n"
+            f"a fold holds {_span(counts)} of each class",
         )
         ax.set_xticks(range(table.shape[1]), [str(c) for c in table.columns])
         ax.set_yticks(range(table.shape[0]), [str(k) for k in table.index])
         ax.grid(False)
-    scale = f"members of the class held out in the fold (of {per_class})"
-    fig.colorbar(image, ax=fig.axes, location="right", shrink=0.9, label=scale)
+    bar = subfig.colorbar(image, ax=axes, location="right", shrink=0.85)
+    bar.set_label(f"class members held out\nin the fold (of {per_class})")
+    bar.set_ticks([0, 1, 3, 10, 20, per_class])
 
-    k_ax = fig.add_subplot(grid[1, :2])
-    for scheme in SCHEMES:
-        rows = summary[summary["scheme"] == scheme]
-        error_bars(
-            k_ax, rows["folds"], rows, "cv_accuracy_percent", z=z, color=COLOURS[scheme], label=f"CV: {LABELS[scheme]}"
-        )
+
+def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFrame, verdict: pd.Series) -> Figure:
+    """Fold-by-class counts under three schemes; CV accuracy against K; the collapse and its cause.
+
+    ``verdict`` is the verdict table's row (its K, classes and class size).
+    """
+    n_folds, n_classes, per_class = verdict["folds"], verdict["classes"], verdict["per_class"]
+    fig = style.figure(figsize=(10.5, 11))
+    top, bottom = fig.subfigures(2, 1, height_ratios=[1, 1.2])
+    _composition(top, composition, per_class)
+    k_ax, zoom_ax, bar_ax = bottom.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1, 1.1]})
     truth = summary.groupby("folds")["true_accuracy_percent"].first()
-    k_ax.plot(truth.index, truth.to_numpy(), "--", color="black", label="true accuracy of the model fitted on all data")
-    k_ax.axhline(verdict["chance_accuracy_percent"], color=style.REFERENCE, linestyle=":", label="chance (1 / classes)")
-    # A fold is at least one class long while n / K >= per_class, that is K <= classes.
-    k_ax.axvline(n_classes, color=style.REFERENCE, linewidth=0.6)
     unshuffled = summary[summary["scheme"] == "unshuffled"]
     collapsed = unshuffled.loc[unshuffled["cv_accuracy_percent"] < verdict["chance_accuracy_percent"], "folds"]
-    k_ax.set(
-        xscale="log",
-        xlabel="number of folds K (log scale)",
-        ylabel="accuracy (%)",
-        title=(
-            f"Unshuffled folds score below chance for K ≤ {collapsed.max()} "
-            f"(a fold is a whole class at K = {n_classes})"
-            if len(collapsed)
-            else "Unshuffled folds never score below chance here"
-        ),
+    keeping = [s for s in SCHEMES if s != "unshuffled"]
+    for ax, schemes in ((k_ax, SCHEMES), (zoom_ax, keeping)):
+        for scheme in schemes:
+            rows = summary[summary["scheme"] == scheme]
+            marker, line, shift = MARKS[scheme]
+            style.error_bars(
+                ax,
+                rows["folds"] * shift,
+                rows["cv_accuracy_percent"],
+                rows["cv_accuracy_percent_se"],
+                fmt=marker + line,
+                color=COLOURS[scheme],
+                label=f"CV: {LABELS[scheme]}",
+            )
+        truth_label = "true accuracy of the model fitted on all data"
+        ax.plot(truth.index, truth.to_numpy(), **style.LINES["truth"], label=truth_label)
+        style.log_axis(ax, "x", truth.index)
+        style.integer_axis(ax, "x")
+        ax.set(xlabel="number of folds K (log scale)", ylabel="accuracy (%)")
+    style.reference_line(k_ax, verdict["chance_accuracy_percent"], "chance (1 / classes)")
+    # A fold is at least one class long while n / K >= per_class, that is K <= classes.
+    whole = f"K = {n_classes}: a fold is one whole class"
+    style.reference_line(k_ax, n_classes, whole, vertical=True, linestyle="-", linewidth=0.8)
+    k_ax.set_title(
+        f"All four schemes: unshuffled folds\nscore below chance for K ≤ {collapsed.max()}"
+        if len(collapsed)
+        else "All four schemes: unshuffled folds\nnever score below chance here"
     )
-    k_ax.set_xticks(truth.index, [str(k) for k in truth.index])
-    k_ax.minorticks_off()
-    k_ax.legend(fontsize=8, loc="center left")
+    zoom_ax.set_title("The other three, enlarged:\nclose to the truth and to each other")
 
-    bar_ax = fig.add_subplot(grid[1, 2])
-    at_k = summary[summary["folds"] == n_folds].set_index("scheme")
+    at_k = summary[summary["folds"] == n_folds].set_index("scheme").loc[list(SCHEMES)]
     x = np.arange(len(SCHEMES))
-    bar_ax.bar(
-        x - 0.2,
-        at_k.loc[list(SCHEMES), "cv_accuracy_percent"],
-        width=0.4,
-        yerr=z * at_k.loc[list(SCHEMES), "cv_accuracy_percent_se"],
-        color=[COLOURS[s] for s in SCHEMES],
-        capsize=3,
-        label="what CV reports",
-    )
-    bar_ax.bar(
+    colours = [COLOURS[s] for s in SCHEMES]
+    reported = bar_ax.bar(x - 0.2, at_k["cv_accuracy_percent"], width=0.4, color=colours, label="what CV reports")
+    achieved = bar_ax.bar(
         x + 0.2,
-        at_k.loc[list(SCHEMES), "fold_models_true_accuracy_percent"],
+        at_k["fold_models_true_accuracy_percent"],
         width=0.4,
-        yerr=z * at_k.loc[list(SCHEMES), "fold_models_true_accuracy_percent_se"],
         color="white",
-        edgecolor=[COLOURS[s] for s in SCHEMES],
+        edgecolor=colours,
         hatch="//",
-        capsize=3,
-        label="what the models it scored achieve",
+        label="what the models it scored achieve (hatched)",
     )
-    bar_ax.set_xticks(x, [LABELS[s].replace(", ", ",\n") for s in SCHEMES], fontsize=8)
+    for bars, column in ((reported, "cv_accuracy_percent"), (achieved, "fold_models_true_accuracy_percent")):
+        centres = [b.get_x() + b.get_width() / 2 for b in bars]
+        errors = style.error_bars(bar_ax, centres, at_k[column], at_k[f"{column}_se"], fmt="none", color="black")
+        style.explained(errors, "the bars' legend entries")
+    style.explained(reported, "the colour of its scheme, as in the left panel; the legend entry")
+    bar_ax.set_xticks(
+        x, [LABELS[s].replace(", ", ",\n").replace("StratifiedKFold", "Stratified-\nKFold") for s in SCHEMES]
+    )
     bar_ax.set(
         ylabel="accuracy (%)",
-        ylim=(0, 118),
-        title=f"K = {n_folds}: the unshuffled fold models reach "
-        f"{verdict['unshuffled_fold_models_true_accuracy_percent']:.0f}%,\n"
-        "yet are scored only on classes they never saw",
+        ylim=(0, 100),
+        title=f"K = {n_folds}: unshuffled fold models\nreach "
+        f"{verdict['unshuffled_fold_models_true_accuracy_percent']:.0f}%, yet are scored\n"
+        "only on classes they never saw",
     )
-    bar_ax.legend(fontsize=8, loc="upper center", ncol=2)
+    legend = style.figure_legend(fig, axes=[k_ax, bar_ax])
+    for handle, text in zip(legend.legend_handles, legend.get_texts()):
+        if text.get_text() in (reported.get_label(), achieved.get_label()):
+            # The bars take their scheme's colour; the entry shows only the fill or the hatch.
+            handle.set_facecolor("0.55" if text.get_text() == reported.get_label() else "white")
+            handle.set_edgecolor("0.3")
 
     collapse = "collapses" if verdict["unshuffled_estimate_collapses"] else "does not collapse"
     fig.suptitle(
         f"Stored class by class, {n_folds} unshuffled folds hold out "
-        f"{verdict['unshuffled_whole_classes_held_out']:.0f} whole classes and the CV accuracy {collapse} to "
+        f"{verdict['unshuffled_whole_classes_held_out']:.0f} whole classes\nand the CV accuracy {collapse} to "
         f"{verdict['unshuffled_cv_accuracy_percent']:.0f}% (truth {verdict['true_accuracy_percent']:.0f}%; "
-        f"{int(verdict['datasets'])} data sets, bars ±{z:g} MC SE)"
+        f"{int(verdict['datasets'])} data sets)"
     )
     return fig
 

@@ -12,43 +12,25 @@ from cvsuite.studies.ridge_path import worked_example_theta
 
 def risk_and_norm_path(grid: pd.DataFrame, best: pd.Series, degree: int, n_train: int) -> Figure:
     """The document's first figure: both risks, and ||theta||, against lambda on a log axis."""
-    fig, (risk_ax, norm_ax) = style.subplots(1, 2, figsize=(10, 4))
-    risk_ax.plot(grid["lambda"], grid["train_risk"], color=style.TRAIN, label="training risk")
-    risk_ax.plot(grid["lambda"], grid["expected_risk"], color=style.EXPECTED, label="expected risk (4,000 test points)")
-    risk_ax.axhline(
-        best["unregularised_expected_risk"],
-        color=style.REFERENCE,
-        linestyle=":",
-        label=f"unregularised expected risk {best['unregularised_expected_risk']:.6f}",
-    )
-    risk_ax.axvline(best["best_lambda"], color=style.REFERENCE, linewidth=0.8)
-    risk_ax.set(
-        xscale="log",
-        yscale="log",
-        xlabel="regularisation parameter λ (log scale)",
-        ylabel="mean squared error (log scale)",
-        title="Risks along the ridge path",
-    )
-    risk_ax.legend(loc="lower right")
-    norm_ax.plot(grid["lambda"], grid["theta_norm"], color="black")
-    norm_ax.axvline(
-        best["best_lambda"],
-        color=style.REFERENCE,
-        linewidth=0.8,
-        label=f"best λ = {best['best_lambda']:.3e}, ||θ|| = {best['best_theta_norm']:.4f}",
-    )
-    norm_ax.set(
-        xscale="log",
-        yscale="log",
-        xlabel="regularisation parameter λ (log scale)",
-        ylabel="||θ|| (log scale)",
-        title="Parameter norm along the ridge path",
-    )
-    norm_ax.legend(loc="upper right")
+    fig, (risk_ax, norm_ax) = style.subplots(1, 2, figsize=(10, 4.6))
+    lam = grid["lambda"]
+    risk_ax.plot(lam, grid["train_risk"], color=style.TRAIN, label="training risk")
+    risk_ax.plot(lam, grid["expected_risk"], color=style.EXPECTED, label="expected risk (4,000 test points)")
+    unregularised = best["unregularised_expected_risk"]
+    style.reference_line(risk_ax, unregularised, f"unregularised expected risk {unregularised:.6f}")
+    norm_ax.plot(lam, grid["theta_norm"], color="black", label="||θ||")
+    for ax, ylabel in ((risk_ax, "mean squared error"), (norm_ax, "||θ||")):
+        label = f"best λ = {best['best_lambda']:.3e} (||θ|| = {best['best_theta_norm']:.4f})"
+        style.reference_line(ax, best["best_lambda"], label, vertical=True, linestyle="-")
+        ax.set(xscale="log", yscale="log", xlabel="regularisation parameter λ (log scale)")
+        ax.set_ylabel(f"{ylabel} (log scale)")
+    risk_ax.set_title("Risks along the ridge path")
+    norm_ax.set_title("Parameter norm along the ridge path")
+    style.figure_legend(fig)
     fig.suptitle(
         f"Degree {degree} on {n_train} points: at λ = {best['best_lambda']:.1e} the expected risk falls "
-        f"{best['expected_risk_fall_percent']:.0f}% while the training risk rises "
-        f"{best['train_risk_rise_percent']:.0f}%"
+        f"{best['expected_risk_fall_percent']:.0f}%\nwhile the training risk rises "
+        f"{best['train_risk_rise_percent']:.0f}% and ||θ|| shrinks {best['theta_norm_shrink_factor']:.0f}-fold"
     )
     return fig
 

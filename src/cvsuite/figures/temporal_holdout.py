@@ -7,26 +7,27 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
-from cvsuite.figures.error_bars import error_bars
+
+# The truly next period, which the holdout tracks: wide and pale under the holdout's curve.
+NEXT_PERIOD = {"color": style.TRUTH, "linewidth": 3.0, "alpha": 0.5, "mfc": "white"}
 
 
 def random_folds_against_temporal_holdout(
-    example: pd.DataFrame,
-    by_phi: pd.DataFrame,
-    by_radius: pd.DataFrame,
-    verdict: pd.Series,
-    *,
-    n_cuts: int,
-    decision_standard_errors: float,
+    example: pd.DataFrame, by_phi: pd.DataFrame, by_radius: pd.DataFrame, verdict: pd.Series, *, n_cuts: int
 ) -> Figure:
-    """An example stretch of sales, the three errors against phi, and random folds against the radius.
+    """An example stretch of sales (top), the three errors against phi and random folds against
+    the radius (bottom).
 
-    ``verdict`` is the verdict table's row; it gives the main phi, K and the horizon. Error bars are
-    ``decision_standard_errors`` Monte Carlo SEs; ``n_cuts`` is the number of temporal-holdout cuts.
+    ``verdict`` is the verdict table's row; it gives the main phi, K and the horizon. ``n_cuts``
+    is the number of temporal-holdout cuts. The truly-next-period error, which the holdout tracks,
+    is drawn wide and pale under the holdout's so that neither hides the other.
     """
-    z = decision_standard_errors
     phi_main, n_folds, horizon_days = verdict["ar_coefficient"], verdict["folds"], verdict["horizon_days"]
-    fig, (ex_ax, phi_ax, rad_ax) = style.subplots(1, 3, figsize=(16, 4.8), layout="constrained")
+    fig, axes = style.subplots(2, 2, figsize=(10.5, 9.5))
+    gs = axes[0, 0].get_gridspec()
+    for ax in axes[0]:
+        ax.remove()
+    ex_ax, phi_ax, rad_ax = fig.add_subplot(gs[0, :]), axes[1, 0], axes[1, 1]
 
     cut = int(example["last_cut_day"].iloc[0])
     stretch = example[(example["day"] >= cut - 35) & (example["day"] < cut + horizon_days)]
@@ -46,24 +47,26 @@ def random_folds_against_temporal_holdout(
         color=style.EXPECTED,
         label=f"temporal holdout: fitted before day {cut}",
     )
-    ex_ax.axvline(cut, color=style.REFERENCE, linestyle=":", linewidth=1)
+    style.reference_line(ex_ax, cut, f"day {cut}: the holdout's cut", vertical=True)
     ex_ax.set(
         xlabel="day",
         ylabel="sales (units per day)",
-        title=f"Series 1, φ = {phi_main}: random folds fill gaps;\nthe holdout forecasts from day {cut} on",
+        title=f"Series 1, φ = {phi_main}: random folds fill gaps; the holdout forecasts from day {cut} on",
     )
-    ex_ax.legend(fontsize=8, loc="lower left")
+    style.integer_axis(ex_ax, "x")
 
     phi = by_phi["ar_coefficient"]
-    for name, colour, label in (
-        ("random_folds", style.TRAIN, f"random {n_folds}-fold CV"),
-        ("temporal_holdout", style.EXPECTED, f"temporal holdout ({n_cuts} cuts)"),
-        ("next_period", "black", f"truly next {horizon_days} days"),
-    ):
-        error_bars(phi_ax, phi, by_phi, f"{name}_mse", z=z, color=colour, label=label)
-    phi_ax.plot(
-        phi, by_phi["forecast_floor_mse"], "--", color=style.REFERENCE, label="least error any forecast can reach"
+    curves = (
+        ("next_period", -0.01, "o-", NEXT_PERIOD, f"truly next {horizon_days} days"),
+        ("random_folds", 0.0, "o-", {"color": style.TRAIN}, f"random {n_folds}-fold CV"),
+        ("temporal_holdout", 0.01, "s-", {"color": style.EXPECTED}, f"temporal holdout ({n_cuts} cuts)"),
     )
+    for name, shift, fmt, how, label in curves:
+        # Shifted a little sideways (display only): the holdout's and the next period's bars coincide.
+        mse, se = by_phi[f"{name}_mse"], by_phi[f"{name}_mse_se"]
+        style.error_bars(phi_ax, phi + shift, mse, se, fmt=fmt, label=label, **how)
+    floor = "least error any forecast can reach"
+    phi_ax.plot(phi, by_phi["forecast_floor_mse"], **style.LINES["reference"], label=floor)
     at_zero = (
         "no gap at φ = 0"
         if verdict["no_gap_with_independent_noise"]
@@ -75,26 +78,34 @@ def random_folds_against_temporal_holdout(
         title=f"{at_zero.capitalize()}; at φ = {phi_main}\nrandom folds are "
         f"{verdict['random_below_temporal_percent']:.0f}% lower than the holdout",
     )
-    phi_ax.legend(fontsize=8)
 
     radii = by_radius[by_radius["ar_coefficient"] == phi_main]
     radius = radii["exclusion_radius_days"]
-    error_bars(
-        rad_ax, radius, radii, "random_folds_mse", z=z, color=style.TRAIN, label="random folds, nearby days withheld"
+    style.error_bars(
+        rad_ax,
+        radius,
+        radii["random_folds_mse"],
+        radii["random_folds_mse_se"],
+        color=style.TRAIN,
+        label="random folds, nearby days withheld",
     )
-    for value, se, colour, label in (
-        (verdict["temporal_holdout_mse"], verdict["temporal_holdout_mse_se"], style.EXPECTED, "temporal holdout"),
-        (verdict["next_period_mse"], verdict["next_period_mse_se"], "black", "truly next period"),
+    for value, se, how, label in (
+        (verdict["next_period_mse"], verdict["next_period_mse_se"], NEXT_PERIOD, "truly next period"),
+        (verdict["temporal_holdout_mse"], verdict["temporal_holdout_mse_se"], {"color": style.EXPECTED}, "holdout"),
     ):
-        rad_ax.axhline(value, color=colour, linestyle="--", linewidth=1, label=f"{label} ({value:.1f} ± {se:.1f})")
+        line = {"linestyle": "--", "linewidth": 1.2, **{k: v for k, v in how.items() if k != "mfc"}}
+        rad_ax.axhline(value, **line, label=f"φ = {phi_main}, {label}: {value:.1f} (s.e. {se:.1f})")
     rad_ax.set(
         xlabel="days withheld each side of a held-out day",
         ylabel="mean squared error (units²)",
         title=f"φ = {phi_main}: withholding {int(verdict['widest_exclusion_radius_days'])} days each side\n"
         f"closes {verdict['gap_closed_widest_radius_percent']:.0f}% of the gap",
     )
+    top = max(verdict["next_period_mse"], verdict["temporal_holdout_mse"], radii["random_folds_mse"].max())
+    rad_ax.set_ylim(top=1.08 * top)  # the two reference lines clear of the frame
     rad_ax.set_xticks(radii["exclusion_radius_days"])
-    rad_ax.legend(fontsize=8, loc="lower right")
+    style.integer_axis(rad_ax, "x")
+    style.figure_legend(fig, axes=[ex_ax, phi_ax, rad_ax])
 
     why = (
         "because they learn each held-out day from its neighbours"
@@ -102,7 +113,7 @@ def random_folds_against_temporal_holdout(
         else "and the neighbouring days do not explain it"
     )
     fig.suptitle(
-        f"Random folds report {verdict['random_below_temporal_percent']:.0f}% less error than a temporal holdout "
-        f"{why} ({int(verdict['series'])} series; bars ±{z:g} MC SE)"
+        f"Random folds report {verdict['random_below_temporal_percent']:.0f}% less error than a temporal holdout\n"
+        f"{why} ({int(verdict['series'])} series)"
     )
     return fig

@@ -20,7 +20,7 @@ def _model_name(degree: int) -> str:
 
 def data_and_fits(fits: pd.DataFrame, summary: pd.DataFrame, design: Design, slope: float) -> Figure:
     """Step 1: the data with both fits on all twelve, as y and as y - slope x."""
-    fig, (raw_ax, dev_ax) = style.subplots(1, 2, figsize=(11, 4.2))
+    fig, (raw_ax, dev_ax) = style.subplots(1, 2, figsize=(10.5, 5))
     grid = np.linspace(design.x.min(), design.x.max(), 400)
     x, y = fits["x"].to_numpy(), fits["y"].to_numpy()
     curves = {model: _curve(x, y, degree, design.x, grid) for model, degree in zip(MODELS, design.degrees)}
@@ -35,14 +35,15 @@ def data_and_fits(fits: pd.DataFrame, summary: pd.DataFrame, design: Design, slo
                 label=f"{_model_name(degree)}: training error {row.training_error:.4f}",
             )
         ax.set_xticks(design.x)
+        style.integer_axis(ax, "x")
         ax.set_xlabel("x")
     raw_ax.set(ylabel="y", title="The data and both least-squares fits")
     dev_ax.set(ylabel=f"y − {slope:g}x", title=f"The same, less {slope:g}x")
-    dev_ax.axhline(0, color=style.REFERENCE, linewidth=0.8)
-    raw_ax.legend(loc="upper left")
+    style.reference_line(dev_ax, 0, f"y = {slope:g}x exactly", linestyle="-", linewidth=0.8)
+    style.figure_legend(fig)
     gap = summary.loc[0, "training_error"] - summary.loc[1, "training_error"]
     fig.suptitle(
-        "On all twelve points the fits are indistinguishable: "
+        "On all twelve points the fits are indistinguishable:\n"
         f"the polynomial's training error is lower by only {gap:.4f}"
     )
     return fig
@@ -50,7 +51,7 @@ def data_and_fits(fits: pd.DataFrame, summary: pd.DataFrame, design: Design, slo
 
 def fold4_extrapolation(fits: pd.DataFrame, design: Design, edge_fold: int, slope: float) -> Figure:
     """The degree-5 fit trained without the edge fold, extrapolating to the largest x (as y - slope x)."""
-    fig, ax = style.subplots(figsize=(9, 4.4))
+    fig, ax = style.subplots(figsize=(9, 5.4))
     x, y = fits["x"].to_numpy(), fits["y"].to_numpy()
     held = fits["fold"].to_numpy() == edge_fold
     grid = np.linspace(design.x.min(), design.x.max(), 400)
@@ -74,10 +75,11 @@ def fold4_extrapolation(fits: pd.DataFrame, design: Design, edge_fold: int, slop
         xytext=(x[last], y[last] - slope * x[last]),
         arrowprops={"arrowstyle": "->", "color": style.EXPECTED},
     )
-    ax.axhline(0, color=style.REFERENCE, linewidth=0.8)
+    style.reference_line(ax, 0, f"y = {slope:g}x exactly", linestyle="-", linewidth=0.8)
     ax.set_xticks(design.x)
+    style.integer_axis(ax, "x")
     ax.set(xlabel="x", ylabel=f"y − {slope:g}x")
-    ax.legend(loc="upper left", fontsize=8)
+    style.figure_legend(fig)
     miss_poly = pred - y[last]
     miss_line = fits.loc[last, "line_held_out_prediction"] - y[last]
     fig.suptitle(
@@ -91,7 +93,7 @@ def fold_errors(
     folds: pd.DataFrame, summary: pd.DataFrame, contrasts: pd.Series, published: dict[int, float]
 ) -> Figure:
     """Step 3: each fold's held-out error for both models side by side, the CVs, the published folds."""
-    fig, ax = style.subplots(figsize=(8, 4.4))
+    fig, ax = style.subplots(figsize=(8, 5.4))
     width = 0.38
     colours = {"line": style.TRAIN, "polynomial": style.EXPECTED}
     for offset, (model, sub) in zip((-width / 2, width / 2), folds.groupby("model", sort=False)):
@@ -103,7 +105,7 @@ def fold_errors(
             color=colours[model],
             label=f"{model}: CV {row.cv_error:.4f}, fold s.d. {row.fold_sd:.4f}",
         )
-        ax.hlines(row.cv_error, 0.5, len(sub) + 0.5, color=colours[model], linestyle=":", linewidth=1)
+        ax.hlines(row.cv_error, 0.5, len(sub) + 0.5, color=colours[model], linestyle=":", label=f"{model}: CV")
     for fold, value in published.items():
         ax.plot(
             fold + width / 2,
@@ -112,7 +114,7 @@ def fold_errors(
             color=style.PUBLISHED,
             markersize=26,
             markeredgewidth=2.5,
-            label="published polynomial fold error" if fold == max(published) else None,
+            label="published polynomial fold error",
         )
     ax.set_xticks(
         sorted(folds["fold"].unique()),
@@ -121,12 +123,12 @@ def fold_errors(
             for f, o in folds.drop_duplicates("fold")[["fold", "observations"]].itertuples(index=False)
         ],
     )
-    ax.set(ylabel="held-out mean squared error", xlabel="fold (observations held out); dotted: CV, the mean over folds")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.set(ylabel="held-out mean squared error", xlabel="fold (observations held out)")
+    style.figure_legend(fig)
     fig.suptitle(
         f"The polynomial's error on fold {int(contrasts['fold_ratio_numerator_fold'])} is "
         f"{contrasts['polynomial_fold_ratio']:.2f} times its error on fold "
-        f"{int(contrasts['fold_ratio_denominator_fold'])}; "
+        f"{int(contrasts['fold_ratio_denominator_fold'])};\n"
         f"its CV is {contrasts['polynomial_cv_over_line_cv']:.2f} times the line's"
     )
     return fig
@@ -142,7 +144,7 @@ def cv_difference(
     slope: float,
 ) -> Figure:
     """The CV difference (polynomial - line) over fresh data sets, the document's value marked."""
-    fig, ax = style.subplots(figsize=(9, 4.2))
+    fig, ax = style.subplots(figsize=(9, 5.2))
     main_bins = histogram[~histogram["overflow"]]
     overflow = histogram[histogram["overflow"]].iloc[0]
     ax.stairs(
@@ -152,14 +154,8 @@ def cv_difference(
         color="0.75",
         label="fresh data sets",
     )
-    ax.axvline(0, color=style.REFERENCE, linewidth=0.8)
-    ax.axvline(
-        published,
-        color=style.PUBLISHED,
-        linestyle="--",
-        linewidth=1.5,
-        label=f"the document's difference {published:g}",
-    )
+    style.reference_line(ax, 0, "0: equal CVs", vertical=True, linestyle="-", linewidth=0.8)
+    style.reference_line(ax, published, f"the document's difference {published:g}", kind="published", vertical=True)
     freq = robustness.set_index("conclusion")
     draws = int(freq.loc["polynomial_cv_above_line_cv", "draws"])
     ax.text(
@@ -170,10 +166,10 @@ def cv_difference(
         transform=ax.transAxes,
         ha="right",
         va="top",
-        fontsize=8,
     )
     ax.set(xlabel="CV difference, polynomial − line (mean squared error)", ylabel=f"data sets (of {draws:,})")
-    ax.legend(loc="center right", fontsize=8)
+    style.integer_axis(ax, "y")
+    style.figure_legend(fig)
     above = freq.loc["polynomial_cv_above_line_cv"]
     share = freq.loc["cv_difference_at_least_reference"]
     fig.suptitle(

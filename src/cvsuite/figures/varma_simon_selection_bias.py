@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 
 from cvsuite.figures import style
 from cvsuite.studies.varma_simon_selection_bias import CLASSIFIERS
@@ -27,7 +26,7 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
     """
     scenarios = list(dict.fromkeys(per_dataset["scenario"]))
     fig, axes = style.subplots(
-        len(scenarios), len(CLASSIFIERS), figsize=(11, 2.9 * len(scenarios) + 0.9), squeeze=False, sharex=True
+        len(scenarios), len(CLASSIFIERS), figsize=(10.5, 3 * len(scenarios) + 1.8), squeeze=False, sharex=True
     )
     jitter = np.random.default_rng(0)  # only spreads overlapping dots; no result depends on it
     for row, scenario in enumerate(scenarios):
@@ -36,63 +35,54 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
             values = per_dataset[(per_dataset["scenario"] == scenario) & (per_dataset["classifier"] == classifier)]
             stats = summary[(summary["scenario"] == scenario) & (summary["classifier"] == classifier)].iloc[0]
             paper = paper_percent.get(scenario, {}).get(classifier, {})
-            ax.axvline(stats["true_error_percent"], color=style.REFERENCE, linewidth=1.5)
+            true_error = "true error of the tuned classifier, mean"
+            ax.axvline(stats["true_error_percent"], **style.LINES["truth"], label=true_error)
             if "true_error" in paper:
-                ax.axvline(paper["true_error"], color=style.PUBLISHED, linestyle=":", linewidth=1.8)
-            for level, (column, label, key, colour) in enumerate(ESTIMATES):
-                if values[column].isna().all():
-                    ax.text(
-                        50,
-                        level,
-                        f"{label}: not computed here (config 'nested')",
-                        ha="center",
-                        va="center",
-                        fontsize=8,
-                        color="0.4",
-                    )
-                    continue
+                published_true = "Varma and Simon (2006): true error"
+                ax.axvline(paper["true_error"], **{**style.LINES["published"], "linestyle": ":"}, label=published_true)
+            # Only the estimates computed for this classifier get a row (config 'nested' says which).
+            shown = [e for e in ESTIMATES if not values[e[0]].isna().all()]
+            for level, (column, label, key, colour) in enumerate(shown):
                 ax.plot(
                     values[column],
-                    level + jitter.uniform(-0.18, 0.18, len(values)),
+                    level + jitter.uniform(-0.25, 0.25, len(values)),
                     "o",
                     color=colour,
-                    alpha=0.5,
+                    alpha=float(np.clip(20 / values[column].notna().sum(), 0.1, 0.5)),  # fainter when many
                     markersize=5,
+                    label=f"{label}, one dataset",
                 )
-                ax.plot([stats[column]] * 2, [level - 0.32, level + 0.32], color=colour, linewidth=3)
-                ax.annotate(
-                    f"{stats[column]:.1f} ± {stats[column + '_mc_se']:.1f}",
-                    (stats[column], level + 0.34),
-                    ha="center",
-                    fontsize=8,
-                    color=colour,
+                # The Monte Carlo s.e. of the mean (the summary's own column where it has one).
+                se = stats.get(column + "_mc_se", stats[column + "_se"])
+                style.error_bars(
+                    ax, level, stats[column], se, horizontal=True, fmt="D", color="black", label="mean", zorder=3
                 )
                 if key in paper:
                     ax.plot(
-                        [paper[key]] * 2, [level - 0.4, level + 0.4], linestyle="--", color=style.PUBLISHED, linewidth=2
+                        [paper[key]] * 2,
+                        [level - 0.4, level + 0.4],
+                        **style.LINES["published"],
+                        label="Varma and Simon (2006): estimate",
                     )
             nested = stats["nested_bias_points"]
             finding = f"minimum {stats['min_cv_optimism_points']:+.1f} points" + (
                 "" if np.isnan(nested) else f", nested {nested:+.1f} points"
             )
+            missing = "" if len(shown) == len(ESTIMATES) else "\n(nested estimate not computed: config 'nested')"
             ax.set(
                 xlim=(0, 100),
-                ylim=(-0.6, 1.7),
-                yticks=[0, 1],
-                yticklabels=[e[1] for e in ESTIMATES],
-                title=f"{scenario.replace('_', ' ')}, {CLASSIFIER_NAMES[classifier]}:\n{finding} from the true error",
+                ylim=(-0.6, len(shown) - 0.3),
+                yticks=range(len(shown)),
+                yticklabels=[e[1] for e in shown],
+                title=f"{scenario.replace('_', ' ')}, {CLASSIFIER_NAMES[classifier]}:\n"
+                f"{finding} from the true error{missing}",
             )
             if row == len(scenarios) - 1:
                 ax.set_xlabel("misclassification error (%)")
-    legend = [
-        Line2D([], [], marker="o", linestyle="", color=style.TRAIN, alpha=0.6, label="minimum CV error, one dataset"),
-        Line2D([], [], marker="o", linestyle="", color=style.EXPECTED, alpha=0.6, label="nested estimate, one dataset"),
-        Line2D([], [], color="0.2", linewidth=3, label="mean over datasets (± Monte Carlo SE)"),
-        Line2D([], [], color=style.REFERENCE, linewidth=1.5, label="true error of the tuned classifier, mean"),
-        Line2D([], [], color=style.PUBLISHED, linestyle="--", linewidth=2, label="Varma and Simon (2006): estimate"),
-        Line2D([], [], color=style.PUBLISHED, linestyle=":", linewidth=1.8, label="Varma and Simon (2006): true error"),
-    ]
-    fig.legend(handles=legend, loc="lower center", ncol=3, fontsize=8, bbox_to_anchor=(0.5, 0.0))
+    legend = style.figure_legend(fig, ncols=2)
+    for handle, text in zip(legend.legend_handles, legend.get_texts()):
+        if text.get_text().endswith("one dataset"):
+            handle.set_alpha(0.6)  # the dots fade as datasets grow many; their entry need not
     first = summary[summary["scenario"] == scenarios[0]]
     optimism = -first["min_cv_optimism_points"]
     nested = first["nested_bias_points"].dropna()
@@ -102,9 +92,8 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
         else ""
     )
     fig.suptitle(
-        f"With no class difference the winner's CV error understates the true 50% by "
+        f"With no class difference the winner's CV error understates the true 50% by\n"
         f"{optimism.min():.0f} to {optimism.max():.0f} points{nested_text} "
-        f"(over {int(first['datasets'].min())} to {int(first['datasets'].max())} datasets)"
+        f"(over {int(first['datasets'].iloc[0])} datasets)"
     )
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
     return fig

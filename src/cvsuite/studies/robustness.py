@@ -54,6 +54,33 @@ WORDS = {
 
 
 @dataclass(frozen=True)
+class PassRegion:
+    """Where a conclusion's statistic must lie to hold, as its criterion reads, for a figure to draw.
+
+    Either a fixed interval (``low`` <= statistic < ``high``; None is open; ``low == high`` means
+    exactly that value), or, with ``bar``, a test of the statistic's ``standard_errors`` s.e. bar
+    against ``reference``: "above" (the whole bar above it) or "around" (the bar covers it).
+    """
+
+    low: float | None = None
+    high: float | None = None
+    bar: str | None = None
+    reference: float | None = None
+    standard_errors: float = 2.0
+
+    def holds(self, estimate: float, se: float) -> bool:
+        """Whether ``estimate`` with standard error ``se`` meets the criterion."""
+        margin = self.standard_errors * se if self.standard_errors else 0.0  # one sample has no s.e.
+        if self.bar == "above":
+            return estimate - margin > self.reference
+        if self.bar == "around":
+            return abs(estimate - self.reference) < margin
+        if self.low is not None and self.low == self.high:
+            return estimate == self.low
+        return (self.low is None or estimate >= self.low) and (self.high is None or estimate < self.high)
+
+
+@dataclass(frozen=True)
 class Evidence:
     """One scale's rows: shape-image estimates and selection rows (steps shape_image_datasets),
     K-bias rows and ridge exchange rows of the regression samples (one column ``dataset`` each)."""
@@ -123,6 +150,7 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
             "estimate": mean,
             "se": se,
             "held": bool(abs(mean) < 2 * se_doc),
+            "region": PassRegion(low=-2 * se_doc, high=2 * se_doc),
         }
     )
     ratio = _sd_ratio(estimates, holdout, kfold)
@@ -137,6 +165,7 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
             "estimate": ratio,
             "se": ratio_se,
             "held": bool(1.5 <= ratio < 2.5),
+            "region": PassRegion(low=1.5, high=2.5),
         }
     )
     full = selection[selection["n_candidates"] == selection["n_candidates"].max()]
@@ -149,6 +178,7 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
             "estimate": over.mean(),
             "se": standard_error(over),
             "held": bool(over.mean() >= almost_every),
+            "region": PassRegion(low=almost_every),
         }
     )
     high = (full["nested_estimate"] > full["true_accuracy"]).to_numpy(float)
@@ -160,6 +190,7 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
             "estimate": high.mean(),
             "se": standard_error(high),
             "held": bool(abs(high.mean() - 0.5) < 2 * standard_error(high)),
+            "region": PassRegion(bar="around", reference=0.5),
         }
     )
     by_size = selection.pivot(index="dataset", columns="n_candidates", values="optimism")
@@ -172,6 +203,7 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
             "estimate": gain.mean(),
             "se": standard_error(gain),
             "held": bool(gain.mean() > 2 * standard_error(gain)),
+            "region": PassRegion(bar="above", reference=0.0),
         }
     )
     return rows
@@ -203,6 +235,8 @@ def k_bias_conclusions(bias: pd.DataFrame, almost_every: float) -> list[dict]:
             "estimate": share,
             "se": se,
             "held": bool(all(m > 0.5 + (0 if single else 2 * e) for m, e in shares.values())),
+            # Drawn for the K the statistic reads, the one where the share is smallest.
+            "region": PassRegion(bar="above", reference=0.5, standard_errors=0.0 if single else 2.0),
         }
     )
     falls = np.all(np.diff(by_k.to_numpy(), axis=1) < 0, axis=1)
@@ -215,6 +249,7 @@ def k_bias_conclusions(bias: pd.DataFrame, almost_every: float) -> list[dict]:
             "estimate": share,
             "se": se,
             "held": bool(share >= almost_every),
+            "region": PassRegion(low=almost_every),
         }
     )
     loo = bias.loc[bias["K"] == bias["K"].max(), "spread_over_shuffles"]
@@ -226,6 +261,7 @@ def k_bias_conclusions(bias: pd.DataFrame, almost_every: float) -> list[dict]:
             "estimate": float(loo.max()),
             "se": 0.0,
             "held": bool((loo == 0).all()),
+            "region": PassRegion(low=0.0, high=0.0),
         }
     )
     middle = 5 if 5 in ks else ks[len(ks) // 2]
@@ -240,6 +276,7 @@ def k_bias_conclusions(bias: pd.DataFrame, almost_every: float) -> list[dict]:
             "estimate": share,
             "se": se,
             "held": bool(share > 0.5 + (0 if single else 2 * se)),
+            "region": PassRegion(bar="above", reference=0.5, standard_errors=0.0 if single else 2.0),
         }
     )
     return rows
@@ -256,12 +293,14 @@ def ridge_conclusions(exchange: pd.DataFrame) -> list[dict]:
             "estimate": bought.mean(),
             "se": standard_error(bought),
             "held": bool(bought.mean() >= (0.9 if len(bought) > 1 else 1.0)),
+            "region": PassRegion(low=0.9 if len(bought) > 1 else 1.0),
         }
     ]
 
 
 def conclusions(evidence: Evidence, criteria: ShapeCriteria) -> list[dict]:
-    """Every conclusion on one scale's rows, shape images first, each with the datasets it reads.
+    """Every conclusion on one scale's rows, shape images first, each with the datasets it reads
+    and its criterion as a ``PassRegion`` (``region``) for the figure.
 
     ``datasets`` counts the shape-image datasets for the shape-image sentences, the regression
     samples for the others.
