@@ -100,6 +100,7 @@ rule shape_image_datasets:
 rule knn_estimators:
     input:
         library=LIBRARY,
+        registry=REGISTRY,
         estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
         repartitions=shard_tables("shape_image_datasets", "repartitions", SHAPE_SHARDS),
     output:

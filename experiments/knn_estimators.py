@@ -2,13 +2,24 @@
 
 Gathers the shards' estimates; writes the true-accuracy range, the estimator table (mean and s.d.
 of estimate - true), the repartition spread of the chosen dataset, the prose's comparisons, and
-the scikit-learn cross-check; draws the shapes, the error distributions and the repartition spread.
+the scikit-learn cross-check; then the Example's design, its estimators' training sizes, the
+estimators compared pair by pair, their correlation with the truth, and the document's claims
+about Part 1 and the arithmetic it states (from the numbers it cites, read from the registry);
+draws the shapes, the error distributions and the repartition spread.
 """
 
 import numpy as np
 
 from cvsuite.data.shape_images import draw_shape_images
 from cvsuite.figures import knn_estimators as figures
+from cvsuite.published.registry import published_value, read_registry
+from cvsuite.studies.cross_validation_arithmetic import (
+    CitedNumbers,
+    arithmetic_claims,
+    nested_fits,
+    pooled_and_fold_auc,
+)
+from cvsuite.studies.document_claims import claims_table
 from cvsuite.studies.knn_estimators import (
     crosscheck_table,
     estimator_summary,
@@ -16,9 +27,38 @@ from cvsuite.studies.knn_estimators import (
     spread_findings,
     true_accuracy_range,
 )
+from cvsuite.studies.knn_estimators_claims import (
+    PartOneEvidence,
+    comparison_pairs,
+    estimate_truth_correlation,
+    example_partitions,
+    paired_differences,
+    part_one_claims,
+    setup_table,
+    training_sizes_table,
+)
 from cvsuite.studies.shape_image_datasets import ShapeStudySettings, kfold_name
 from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
+
+# The printed numbers the document's arithmetic starts from: registry rows.
+ESL_IMAGES = ("cv.cited.esl7101.dataset-200", "cv.cited.esl7101.dataset-50")
+ESL_FOLDS = "cv.cited.esl7101.folds"
+UCF101_BLOCKS, UCF101_GROUPS = "cv.cited.ucf101.test-blocks", "cv.cited.ucf101.groups"
+RECHT = ("cv.cited.recht.original-test", "cv.cited.recht.new-test", "cv.cited.recht.cv-low", "cv.cited.recht.cv-high")
+
+
+def cited_numbers(registry_path) -> CitedNumbers:
+    """The cited numbers, each from its registry row."""
+    claims = read_registry(registry_path)
+    text = {c.id: c.published for c in claims}
+    return CitedNumbers(
+        esl_images=tuple(int(published_value(claims, i)) for i in ESL_IMAGES),
+        esl_folds=int(published_value(claims, ESL_FOLDS)),
+        ucf101_blocks=text[UCF101_BLOCKS],
+        ucf101_groups=int(published_value(claims, UCF101_GROUPS)),
+        recht=tuple(published_value(claims, i) for i in RECHT),
+    )
 
 
 def main(job: Job) -> StudyResult:
@@ -38,6 +78,24 @@ def main(job: Job) -> StudyResult:
         n_folds=p1["crosscheck_folds"],
         seed=p1["crosscheck_seed"],
     )
+    partitions = example_partitions(settings, p1["crosscheck_seed"])
+    sizes = training_sizes_table(settings, partitions)
+    paired = paired_differences(estimates, comparison_pairs(names))
+    findings = spread_findings(summary, repeated, names[0], redrawn)
+    labels = np.repeat(np.arange(len(settings.design.masks())), settings.images_per_class)
+    evidence = PartOneEvidence(names, summary, paired, sizes, findings, repeated, partitions, labels)
+    auc = pooled_and_fold_auc(
+        settings.design,
+        images["per_class"],
+        sigma=p1["sigma"],
+        k=p1["k"],
+        n_folds=p1["crosscheck_folds"],
+        seed=p1["crosscheck_seed"],
+    )
+    nested = nested_fits(settings.outer_folds, settings.selection_folds, len(settings.sigmas) * len(settings.ks))
+    arithmetic = arithmetic_claims(cited_numbers(job.input.registry), labels, auc, nested)
+    claims = claims_table(part_one_claims(evidence) + arithmetic)
+
     # The shapes figure shows the first dataset of the study as it was drawn.
     first = blocks["shape_images"]["first_seed"]
     sample, sample_labels = draw_shape_images(images["per_class"], np.random.default_rng(first), settings.design)
@@ -49,8 +107,13 @@ def main(job: Job) -> StudyResult:
             "summary": summary,
             "repartitions": repartitions,
             "repartition_summary": repeated,
-            "findings": spread_findings(summary, repeated, names[0], redrawn),
+            "findings": findings,
             "sklearn_crosscheck": crosscheck,
+            "setup": setup_table(settings, estimates["dataset"].nunique()),
+            "training_sizes": sizes,
+            "paired": paired,
+            "correlation": estimate_truth_correlation(estimates, names),
+            "claims": claims,
         },
         figures={
             "shapes": figures.shapes(settings.design.masks(), sample, sample_labels, first),

@@ -10,12 +10,34 @@ from threadpoolctl import threadpool_limits
 
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import stratified_round_robin_folds
+from cvsuite.studies.cross_validation_arithmetic import (
+    binomial_standard_error_points,
+    group_blocks_check,
+    nested_fits,
+    parse_group_blocks,
+    pooled_and_fold_auc,
+    recht_closeness,
+    sklearn_defaults,
+    split_representation_identity,
+    training_size,
+)
 from cvsuite.studies.knn_estimators import (
     crosscheck_table,
     estimator_summary,
     repartition_summary,
     spread_findings,
     true_accuracy_range,
+)
+from cvsuite.studies.knn_estimators_claims import (
+    PartOneEvidence,
+    comparison_pairs,
+    dataset_component_test,
+    estimate_truth_correlation,
+    example_partitions,
+    paired_differences,
+    part_one_claims,
+    setup_table,
+    training_sizes_table,
 )
 
 # Two estimators on three datasets; errors by hand: holdout -0.1, 0.2, 0.2; 5-fold 0.0, 0.05, 0.1.
@@ -95,3 +117,168 @@ def test_crosscheck_accuracy_is_scikit_learns_on_the_same_images_and_folds():
     assert row["ours_accuracy"] == pytest.approx(expected, abs=1e-15)
     assert row["folds"] == 5 and row["accuracies_agree"]
     assert row["per_class_counts_match_stratified_kfold"] and row["unshuffled_kfold_is_consecutive_blocks"]
+
+
+# --- The document's claims about Part 1 (knn_estimators_claims) ------------------------------------------
+PAIRED = pd.DataFrame(
+    {
+        "dataset": np.repeat([0, 1, 2, 3], 2),
+        "estimator": ["a", "b"] * 4,
+        "estimate": [0.6, 0.5, 0.7, 0.7, 0.5, 0.6, 0.8, 0.6],
+        "true_accuracy": np.repeat([0.55, 0.65, 0.6, 0.7], 2),
+    }
+)
+PAIRED["error"] = PAIRED["estimate"] - PAIRED["true_accuracy"]
+
+
+def test_paired_differences_difference_errors_dataset_by_dataset():
+    row = paired_differences(PAIRED, [("b", "a")]).iloc[0]
+    # errors a: 0.05, 0.05, -0.1, 0.1; b: -0.05, 0.05, 0.0, -0.1; differences b - a: -0.1, 0, 0.1, -0.2
+    assert row["mean_difference"] == pytest.approx(-0.05)
+    assert row["mean_difference_se"] == pytest.approx(np.std([-0.1, 0, 0.1, -0.2], ddof=1) / 2)
+    squared = np.array([0.0025 - 0.0025, 0.0025 - 0.0025, 0.0 - 0.01, 0.01 - 0.01])
+    assert row["squared_error_difference"] == pytest.approx(squared.mean())
+    assert row["sd_ratio"] == pytest.approx(
+        np.std([-0.05, 0.05, 0.0, -0.1], ddof=1) / np.std([0.05, 0.05, -0.1, 0.1], ddof=1)
+    )
+    assert comparison_pairs(["h", "5", "10", "loo"])[:3] == [("5", "h"), ("10", "h"), ("loo", "h")]
+
+
+def test_correlation_with_the_truth_is_pearsons_with_fishers_standard_error():
+    from scipy.stats import pearsonr
+
+    rng = np.random.default_rng(1)
+    rows = pd.DataFrame({"estimator": "a", "estimate": rng.normal(size=30), "true_accuracy": rng.normal(size=30)})
+    row = estimate_truth_correlation(rows, ["a"]).iloc[0]
+    r = pearsonr(rows["estimate"], rows["true_accuracy"]).statistic
+    assert row["correlation"] == pytest.approx(r) and row["correlation_se"] == pytest.approx((1 - r**2) / np.sqrt(27))
+
+
+def test_the_dataset_component_test_is_an_upper_tail_f_test():
+    from scipy.stats import f
+
+    result = dataset_component_test(0.0632, 0.0396, 40, 20)
+    assert result["f"] == pytest.approx(0.0632**2 / 0.0396**2)
+    # Independent of scipy's survival function: the share of F(39, 19) draws above the statistic.
+    draws = f.rvs(39, 19, size=200_000, random_state=np.random.default_rng(0))
+    assert result["p"] == pytest.approx((draws > result["f"]).mean(), abs=0.002)
+    assert dataset_component_test(0.04, 0.04, 20, 20)["p"] == pytest.approx(0.5)
+
+
+@pytest.fixture(scope="module")
+def settings():
+    import yaml
+
+    from conftest import ROOT
+    from cvsuite.studies.shape_image_datasets import ShapeStudySettings
+
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    return ShapeStudySettings.from_config(config["shape_images"], config["knn_estimators"], config["nested_optimism"])
+
+
+def test_training_sizes_are_n_times_k_minus_1_over_k(settings):
+    sizes = training_sizes_table(settings, example_partitions(settings, 0)).set_index("estimator")
+    assert sizes["models"].tolist() == [1, 5, 10, 80]
+    assert sizes["train_images_min"].tolist() == sizes["train_images_max"].tolist() == [64, 64, 72, 79]
+    assert (sizes["n_minus_n_over_k"] == sizes["n_times_k_minus_1_over_k"]).all()
+    setup = setup_table(settings, 40).iloc[0]
+    assert (setup["images"], setup["fresh_images"], setup["holdout_percent"], setup["candidates"]) == (80, 4000, 20, 42)
+
+
+def _evidence(settings, loo_shift: float):
+    """Part 1 evidence on 40 synthetic datasets: LOO's error is the 10-fold's moved by ``loo_shift``."""
+    rng = np.random.default_rng(3)
+    names = settings.estimator_names()
+    base = rng.normal(0, 0.05, 40)
+    errors = {names[0]: rng.normal(0, 0.12, 40), names[1]: base + rng.normal(-0.01, 0.02, 40)}
+    errors[names[2]] = base + rng.normal(0.0, 0.02, 40)
+    errors[names[3]] = errors[names[2]] + loo_shift + rng.normal(0, 0.002, 40)
+    estimates = pd.concat(
+        [pd.DataFrame({"dataset": range(40), "estimator": n, "error": e}) for n, e in errors.items()], ignore_index=True
+    )
+    summary = pd.DataFrame({"n_datasets": [40]})
+    repeated = pd.DataFrame({"estimator": [names[1]], "repetitions": [20]})
+    findings = pd.DataFrame({"kfold_dataset_sd": [0.06], "kfold_partition_sd": [0.04]})
+    partitions = example_partitions(settings, 0)
+    labels = np.repeat(np.arange(4), 20)
+    paired = paired_differences(estimates, comparison_pairs(names))
+    sizes = training_sizes_table(settings, partitions)
+    return PartOneEvidence(names, summary, paired, sizes, findings, repeated, partitions, labels)
+
+
+def test_part_one_claims_read_leave_one_out_against_the_others_paired(settings):
+    honest = {c: (h, v) for c, h, v, _ in part_one_claims(_evidence(settings, 0.0))}
+    assert honest["loo_smallest_pessimistic_bias"][0] and honest["larger_k_less_pessimistic"][0]
+    pessimistic = {c: (h, v) for c, h, v, _ in part_one_claims(_evidence(settings, -0.01))}
+    # LOO 0.01 below 10-fold with a paired s.d. of 0.002: about -35 SE, the document's own contradiction.
+    assert not pessimistic["loo_smallest_pessimistic_bias"][0] and not pessimistic["larger_k_less_pessimistic"][0]
+    assert pessimistic["larger_k_less_pessimistic"][1] < -20
+    assert pessimistic["holdout_differs_in_spread"][0] and pessimistic["trains_on_n_k_minus_1_over_k"] == (True, 64.0)
+    assert pessimistic["stratified_folds_keep_class_proportions"] == (True, 0.0)
+    assert pessimistic["repetition_leaves_dataset_noise"][1] == pytest.approx(
+        dataset_component_test(0.06, 0.04, 40, 20)["p"]
+    )
+
+
+# --- Arithmetic and API facts (cross_validation_arithmetic) ------------------------------------------------
+def test_five_fold_training_sets_of_200_and_50_images_are_160_and_40():
+    assert training_size(200, 5) == {"min": 160, "max": 160} and training_size(50, 5) == {"min": 40, "max": 40}
+    assert binomial_standard_error_points(100_000) == pytest.approx(100 * 0.5 / np.sqrt(100_000))
+
+
+def test_ucf101_blocks_are_three_disjoint_folds_that_do_not_partition_25_groups():
+    blocks = parse_group_blocks("1–7, 8–14, 15–21")
+    assert blocks == [set(range(1, 8)), set(range(8, 15)), set(range(15, 22))]
+    check = group_blocks_check(blocks, 25)
+    assert check["disjoint"] and check["tested"] == 21 and check["never_tested"] == [22, 23, 24, 25]
+    assert check["never_tested_at_end"] and not check["partition"]
+    assert group_blocks_check(parse_group_blocks("1-5, 6-10"), 10)["partition"]
+    assert not group_blocks_check(parse_group_blocks("1-6, 6-10"), 10)["disjoint"]
+    with pytest.raises(ValueError, match="not a block"):
+        parse_group_blocks("1–7, 8")
+
+
+def test_recht_closeness_and_nested_cost_are_the_printed_arithmetic():
+    recht = recht_closeness(93.0, 84.9, 93.5, 94.0)
+    assert recht["gap"] == pytest.approx(1.0) and recht["drop"] == pytest.approx(8.1) and recht["close"]
+    assert not recht_closeness(93.0, 92.0, 93.5, 94.0)["close"]  # a gap of 1 is not small next to a drop of 1
+    assert nested_fits(5, 5, 42) == {"fits": 1055, "product": 1050, "roughly": True}
+
+
+def test_a_class_over_represented_in_training_is_under_represented_in_test():
+    assert split_representation_identity(80, 20)
+    rng = np.random.default_rng(0)
+    labels = np.repeat(np.arange(4), 20)
+    for _ in range(200):  # brute force on random splits, as shares
+        train = rng.choice(80, rng.integers(1, 80), replace=False)
+        test = np.setdiff1d(np.arange(80), train)
+        share_train, share_test = (labels[train] == 0).mean(), (labels[test] == 0).mean()
+        assert (share_train > 0.25) == (share_test < 0.25)
+
+
+def test_sklearn_defaults_are_read_from_the_installed_version():
+    api = sklearn_defaults(np.repeat(np.arange(4), 20))
+    assert api["splitters_present"] == 9 and api["default_cv_is_none"] and api["default_folds"] == 5
+    assert api["default_stratified"] and not api["default_shuffles"] and api["default_same_folds_each_call"]
+    assert not api["kfold_shuffle_default"]
+    assert api["series_train_sizes"] == [2, 6, 10, 14] and api["series_dropped"] == [2, 2, 2, 2]
+
+
+def test_pooled_auc_is_scikit_learns_over_all_held_out_scores():
+    from sklearn.metrics import roc_auc_score
+
+    pooled, per_fold = pooled_and_fold_auc(ShapeImageDesign(), 10, sigma=1, k=3, n_folds=5, seed=2)
+    rng = np.random.default_rng(2)
+    images, labels = draw_shape_images(10, rng, ShapeImageDesign())
+    folds = stratified_round_robin_folds(labels, 5, rng)
+    features = np.array([gaussian_filter(x, 1) for x in images]).reshape(len(images), -1)
+    scores, aucs = {}, []
+    for fold in folds:
+        test = [i for i in fold if labels[i] < 2]
+        train = [i for i in range(40) if labels[i] < 2 and i not in fold]
+        share = KNeighborsClassifier(3).fit(features[train], labels[train]).predict_proba(features[test])[:, 1]
+        scores.update(zip(test, share))
+        aucs.append(roc_auc_score(labels[test], share))
+    order = sorted(scores)
+    assert pooled == pytest.approx(roc_auc_score(labels[order], [scores[i] for i in order]))
+    assert per_fold == pytest.approx(np.mean(aucs))
