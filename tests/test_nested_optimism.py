@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvsuite.studies.nested_optimism import candidate_growth, growth_findings, selection_summary
+from cvsuite.studies.nested_optimism import candidate_growth, growth_findings, selection_claims, selection_summary
 
 # Three datasets, two candidate sets; optimism (score - truth) and nested error (estimate - truth) by hand.
 SELECTION = pd.DataFrame(
@@ -46,3 +46,13 @@ def test_growth_is_the_paired_gain_in_optimism_with_its_standard_error():
     assert findings["optimism_grows_with_candidates"]
     # with 1 setting the nested errors 0.01, 0.02, 0.015 average 0.015, beyond 2 x 0.0029
     assert not findings["nested_error_within_2se_for_every_set"]
+
+
+def test_the_winners_score_is_biased_upward_when_its_mean_optimism_exceeds_two_standard_errors():
+    summary = selection_summary(SELECTION, 42)
+    claim = selection_claims(summary).set_index("claim").loc["winner_biased_upward"]
+    optimism = np.array([0.10, 0.15, 0.06])
+    assert claim["value"] == pytest.approx(optimism.mean() / (optimism.std(ddof=1) / np.sqrt(3)))
+    assert claim["holds"]
+    flat = selection_claims(summary.assign(optimism_mean=0.01, optimism_mean_se=0.01)).iloc[0]
+    assert not flat["holds"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import standard_error
+from cvsuite.studies.document_claims import claims_table
 
 
 def selection_summary(selection: pd.DataFrame, n_candidates: int) -> pd.DataFrame:
@@ -66,5 +67,26 @@ def growth_findings(selection: pd.DataFrame) -> pd.DataFrame:
                 "optimism_grows_with_candidates": bool(gain.mean() > 2 * standard_error(gain)),
                 "nested_error_within_2se_for_every_set": bool(within),
             }
+        ]
+    )
+
+
+def selection_claims(summary: pd.DataFrame) -> pd.DataFrame:
+    """ "Cross-Validation"'s words about Part 2, on the document's candidate set (``selection_summary``).
+
+    "the maximum of 42 noisy estimates is biased upward" (and Pitfalls: "The selected
+    configuration's score is the maximum of many noisy estimates and is biased upward"): the mean
+    optimism (winner's CV score - its true accuracy) exceeds two of its Monte Carlo standard errors.
+    """
+    row = summary.iloc[0]
+    z = row["optimism_mean"] / row["optimism_mean_se"]
+    return claims_table(
+        [
+            (
+                "winner_biased_upward",
+                bool(z > 2),
+                float(z),
+                "mean of winner's CV score - its true accuracy over the datasets > 2 Monte Carlo SE; value: in SE",
+            )
         ]
     )
