@@ -17,7 +17,12 @@ from threadpoolctl import threadpool_limits
 
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import stratified_round_robin_folds
-from cvsuite.studies.cv_variance import dataset_error_moments, variance_decomposition, variance_findings
+from cvsuite.studies.cv_variance import (
+    dataset_error_moments,
+    variance_decomposition,
+    variance_differences,
+    variance_findings,
+)
 
 DESIGN = ShapeImageDesign()
 PER_CLASS, SIGMA, K_NEIGHBOURS, FOLD_COUNTS = 10, 1, 3, (2, 5, 40)
@@ -123,7 +128,7 @@ def test_the_variance_and_its_three_terms_are_the_moments_over_datasets(moments)
 def test_the_three_terms_add_up_to_the_measured_variance(moments):
     table = variance_decomposition(moments)
     assert (table["identity_gap"] < 1e-12).all()
-    assert variance_findings(table).loc[0, "identity_holds"]
+    assert variance_findings(table, variance_differences(moments)).loc[0, "identity_holds"]
 
 
 def test_findings_read_the_naive_standard_error_against_the_true_spread():
@@ -132,12 +137,34 @@ def test_findings_read_the_naive_standard_error_against_the_true_spread():
             "K": [2, 5, 40],
             "cv_variance": [0.004, 0.002, 0.003],
             "cv_variance_se": [0.0002] * 3,
+            "variance_over_binomial": [1.2, 0.6, 1.4],
             "identity_gap": [0.0, 1e-13, 0.0],
             "naive_over_true_sd": [0.8, 0.9, np.nan],
         }
     )
-    findings = variance_findings(table).iloc[0]
-    assert findings["variance_depends_on_k"]  # 0.002 apart, against 2 x sqrt(2) x 0.0002
+    differences = pd.DataFrame({"K": [5, 40, 40], "versus": [2, 2, 5], "difference_over_se": [-2.5, -1.0, 0.5]})
+    findings = variance_findings(table, differences).iloc[0]
+    assert findings["variance_depends_on_k"] and findings["largest_difference_over_se"] == -2.5  # paired, 2.5 SE
+    assert not variance_findings(table, differences.assign(difference_over_se=[1.9, -1.0, 0.5])).loc[
+        0, "variance_depends_on_k"
+    ]
     assert (findings["largest_variance_k"], findings["smallest_variance_k"]) == (2, 5)
     assert findings["naive_std_error_understates"] and findings["naive_over_true_sd_max"] == 0.9
-    assert not variance_findings(table.assign(identity_gap=[0.0, 1e-11, 0.0])).loc[0, "identity_holds"]
+    assert not findings["about_binomial_whatever_k"]  # 0.6 is below 2/3
+    assert variance_findings(table.assign(variance_over_binomial=[1.2, 0.7, 1.4]), differences).loc[
+        0, "about_binomial_whatever_k"
+    ]
+    assert not variance_findings(table.assign(identity_gap=[0.0, 1e-11, 0.0]), differences).loc[0, "identity_holds"]
+
+
+def test_variance_differences_are_paired_over_the_same_datasets(moments):
+    table = variance_decomposition(moments).set_index("K")
+    differences = variance_differences(moments).set_index(["K", "versus"])
+    assert list(differences.index) == [(5, 2), (40, 2), (40, 5)]
+    errors = {k: np.array([1 - held_out(s)[k][0].mean() for s in SEEDS]) for k in FOLD_COUNTS}
+    for (k, versus), row in differences.iterrows():
+        assert row["variance_difference"] == pytest.approx(
+            table.loc[k, "cv_variance"] - table.loc[versus, "cv_variance"]
+        )
+        paired = (errors[k] - errors[k].mean()) ** 2 - (errors[versus] - errors[versus].mean()) ** 2
+        assert row["variance_difference_se"] == pytest.approx(paired.std(ddof=1) / np.sqrt(len(SEEDS)))
