@@ -6,9 +6,9 @@ simulated datasets'). Re-simulates the best single split (stump) among 500 noise
 samples: the stump fitted to all samples, the full-data predictor with its split re-estimated in
 each fold, and cross-validation done right. Writes the per-dataset and per-fold results, the
 book-design summary, the statistics the book prints with the standard error of a comparison, the
-open fold construction, Figure 7.11's top panels for one dataset, and the document's claim as
-verdicts; draws Figure 7.11's bottom right and top panels, with the published values read from the
-registry.
+open fold construction, Figure 7.11's top panels for one dataset, the document's claim as
+verdicts, the design, and where the book's one-fold error counts fall among ours; draws Figure
+7.11's bottom right and top panels, with the published values read from the registry.
 """
 
 from cvsuite.data.null_predictors import NullDesign, fold_sizes
@@ -16,10 +16,12 @@ from cvsuite.figures import esl_label_free_split as figures
 from cvsuite.published.registry import published_value, read_registry
 from cvsuite.studies.esl_label_free_split import (
     claim_verdicts,
+    heldout_draws,
     heldout_error_distribution,
     one_dataset_stumps,
     published_statistics,
     setting_summary,
+    setup_table,
     simulate_label_free_split,
     summarise_procedures,
 )
@@ -29,6 +31,12 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 # Registry rows drawn as the published references.
 PUBLISHED_CV_ERROR = "esl.7103.cv-error"
 PUBLISHED_REFIT_ERRORS = "esl.7103.fig711.refit-split-errors"
+# Registry rows of figures the book read off one held-out fold, by the statistic they are a draw of.
+ONE_FOLD_DRAWS = {
+    "full_data_predictor_heldout_errors": PUBLISHED_REFIT_ERRORS,
+    "full_data_predictor_heldout_error_percent": "esl.7103.fig711.refit-split-error-percent",
+    "full_data_stump_heldout_errors": "esl.7103.fig711.full-split-errors",
+}
 
 
 def main(job: Job) -> StudyResult:
@@ -78,6 +86,8 @@ def main(job: Job) -> StudyResult:
         "settings": choices,
         "one_dataset": one_dataset,
         "verdicts": claim_verdicts(default_runs, params["verdict_standard_errors"]),
+        "setup": setup_table(null, n_folds, book_datasets),
+        "printed_draws": heldout_draws(per_fold, {s: published_value(claims, c) for s, c in ONE_FOLD_DRAWS.items()}),
     }
     return StudyResult(tables=tables, figures={"cv_error_by_procedure": cv_error, "one_dataset_stumps": stumps})
 

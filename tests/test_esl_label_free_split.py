@@ -1,4 +1,5 @@
 import numpy as np
+import pandas as pd
 import pytest
 
 from cvsuite.data.null_predictors import NullDesign, balanced_labels
@@ -6,9 +7,11 @@ from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.methods.stumps import fit_stump
 from cvsuite.studies.esl_label_free_split import (
     claim_verdicts,
+    heldout_draws,
     heldout_error_distribution,
     one_dataset_stumps,
     published_statistics,
+    setup_table,
     simulate_label_free_split,
     stump_cross_validation,
     summarise_procedures,
@@ -132,3 +135,28 @@ def test_each_predictors_own_stump_is_refitted_on_the_first_fold():
         assert row["full_data_training_errors"] == full.training_errors
         assert row["fold_training_errors"] == refit.training_errors
         assert row["fold_heldout_errors"] == (refit.predict(x[test]) != y[test]).sum()
+
+
+def test_printed_one_fold_draws_are_placed_among_our_folds():
+    per_fold = pd.DataFrame(
+        {
+            "validation_size": 4,
+            "full_data_predictor_heldout_errors": [0, 1, 2, 2, 3],
+            "full_data_stump_heldout_errors": [0, 0, 0, 1, 2],
+        }
+    )
+    table = heldout_draws(
+        per_fold,
+        {
+            "full_data_predictor_heldout_errors": 2,
+            "full_data_predictor_heldout_error_percent": 50.0,
+            "full_data_stump_heldout_errors": 0,
+        },
+    ).set_index("statistic")
+    assert table.loc["full_data_predictor_heldout_errors", ["share_below_percent", "share_equal_percent"]].tolist() == [
+        40.0,
+        40.0,
+    ]
+    assert table.loc["full_data_predictor_heldout_error_percent", "share_above_percent"] == 20.0  # 3 of 4 = 75%
+    assert table.loc["full_data_stump_heldout_errors", "share_equal_percent"] == 60.0
+    assert setup_table(NullDesign(20, 500, 1), 5, 50).iloc[0].tolist() == [20, 500, 5, 50]

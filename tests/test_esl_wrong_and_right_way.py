@@ -7,8 +7,10 @@ from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.studies.esl_wrong_and_right_way import (
     Setting,
     claim_verdicts,
+    correlation_draws,
     correlation_histogram,
     open_choice_settings,
+    printed_draw,
     published_statistics,
     screened_cross_validation,
     simulate_wrong_and_right_way,
@@ -181,3 +183,13 @@ def test_held_out_correlations_are_those_of_the_fold_for_the_predictors_screened
         rows = folds == k
         expected = [np.corrcoef(X[rows, j], Y[rows])[0, 1] for j in chosen]
         np.testing.assert_allclose(ways["wrong_way"]["heldout_correlations"][k], expected, rtol=1e-9)
+
+
+def test_a_printed_one_fold_correlation_is_placed_among_our_one_fold_means():
+    row = printed_draw("x", [0.1, 0.2, np.nan, 0.3, 0.4], 0.25)
+    assert row["draws"] == 4 and (row["share_below_percent"], row["share_above_percent"]) == (50.0, 50.0)
+    # datasets x ways x folds x predictors: one-fold means (0.2, 0.4) and (0.0, -0.2) per way.
+    correlations = np.array([[[[0.1, 0.3], [0.4, 0.4]], [[0.1, -0.1], [-0.2, -0.2]]]])
+    table = correlation_draws(correlations, {"wrong_way": 0.3, "right_way": 0.0}).set_index("statistic")
+    assert table.loc["wrong_way_mean_heldout_correlation", "share_below_percent"] == 50.0
+    assert table.loc["right_way_mean_heldout_correlation", "share_equal_percent"] == 50.0

@@ -24,7 +24,7 @@ from cvsuite.data.null_predictors import NullDesign, balanced_labels
 from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
 from cvsuite.methods.stumps import restricted_orders, sorted_orders, split_errors, stump_from_orders
-from cvsuite.studies.esl_wrong_and_right_way import verdict_table
+from cvsuite.studies.esl_wrong_and_right_way import printed_draw, verdict_table
 
 PROCEDURES = ("full_data_stump", "full_data_predictor", "cross_validated_stump")
 
@@ -259,3 +259,27 @@ def claim_verdicts(per_dataset: pd.DataFrame, standard_errors: float) -> pd.Data
         ),
     ]
     return verdict_table(rows, len(per_dataset))
+
+
+def setup_table(design: NullDesign, n_folds: int, datasets: int) -> pd.DataFrame:
+    """The book's design as the study ran it, one row: "N = 20 samples", "p = 500 quantitative
+    predictors", "5-fold cross-validation applied to 50 simulated datasets" (the figures' datasets)."""
+    return pd.DataFrame(
+        [{"samples": design.samples, "predictors": design.predictors, "folds": n_folds, "datasets": datasets}]
+    )
+
+
+def heldout_draws(per_fold: pd.DataFrame, printed: dict[str, float]) -> pd.DataFrame:
+    """Figure 7.11's one-fold error counts (and the percent of four) against the printed ones.
+
+    ``printed`` maps a statistic, ``<procedure>_heldout_errors`` or
+    ``<procedure>_heldout_error_percent``, to the value the book prints for its one fold; each
+    row says how often one of our held-out folds falls below, on or above it (``printed_draw``).
+    """
+    rows = []
+    for statistic, value in printed.items():
+        procedure, _, unit = statistic.partition("_heldout_")
+        counts = per_fold[f"{procedure}_heldout_errors"].astype(float)
+        values = counts if unit == "errors" else 100.0 * counts / per_fold["validation_size"]
+        rows.append(printed_draw(statistic, values, value))
+    return pd.DataFrame(rows)
