@@ -3,15 +3,16 @@
 The majority-class predictor on Iris under leave-one-out (0% in every fold), stratified K-fold
 and shuffled (unstratified) K-fold over many partitions, under each tie-breaking rule. Writes
 the estimates per protocol and rule, every partition's estimate, the folds of each protocol's
-first partition and the class counts; draws the fold scores and the spread over partitions,
-with the published leave-one-out figure read from the registry.
+first partition, the class counts and whether deleting an instance always makes its class the
+minority; draws the fold scores and the spread over partitions, with the published leave-one-out
+figure read from the registry.
 """
 
 from sklearn.datasets import load_iris  # ships with scikit-learn: no download
 
 from cvsuite.figures import kohavi_iris_majority as figures
 from cvsuite.published.registry import published_value, read_registry
-from cvsuite.studies.kohavi_iris_majority import class_count_summary, majority_study
+from cvsuite.studies.kohavi_iris_majority import class_count_summary, deletion_claims, majority_study
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 PUBLISHED_LOO = "kohavi1995.loo.accuracy"  # registry row drawn as the published reference
@@ -37,6 +38,7 @@ def main(job: Job) -> StudyResult:
             "partitions": runs,
             "folds": folds,
             "dataset": class_count_summary(labels, names),
+            "claims": deletion_claims(labels),
         },
         # The figure shows the first tie-breaking rule; the tables hold every rule.
         figures={"fold_scores": figures.fold_scores(estimates, runs, folds, params["tie_breaks"][0], published_loo)},

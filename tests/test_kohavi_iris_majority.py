@@ -9,6 +9,7 @@ from cvsuite.methods.majority_class import expected_shuffled_kfold_accuracy
 from cvsuite.published.registry import published_value, read_registry
 from cvsuite.studies.kohavi_iris_majority import (
     class_count_summary,
+    deletion_claims,
     majority_cv_study,
     majority_study,
     protocol_estimates,
@@ -106,3 +107,13 @@ def test_identical_values_have_exactly_zero_spread():
 def test_class_count_summary_reports_smallest_and_largest_class():
     row = class_count_summary(np.array([0, 0, 1, 2, 2, 2]), ["a", "b", "c"]).iloc[0]
     assert (row["min_class_count"], row["max_class_count"], row["count_c"]) == (1, 3, 3)
+
+
+def test_deleting_an_instance_makes_its_class_the_minority_only_on_balanced_data():
+    claims = deletion_claims(load_iris().target).set_index("claim")
+    assert claims.loc["deletion_makes_held_out_class_minority", "holds"]
+    assert claims.loc["deletion_makes_held_out_class_minority", "value"] == 150
+    # Counts 3, 2: deleting one of the three leaves 2 against 2, a tie, not a minority; of the two, 1 against 3.
+    unbalanced = deletion_claims(np.array([0, 0, 0, 1, 1])).set_index("claim")
+    assert not unbalanced.loc["deletion_makes_held_out_class_minority", "holds"]
+    assert unbalanced.loc["deletion_makes_held_out_class_minority", "value"] == 2

@@ -20,6 +20,7 @@ import pandas as pd
 from cvsuite.methods.folds import leave_one_out_folds, shuffled_partition, stratified_dealt_folds
 from cvsuite.methods.majority_class import expected_shuffled_kfold_accuracy, fold_hits, fold_table
 from cvsuite.methods.monte_carlo import standard_error
+from cvsuite.studies.document_claims import claims_table
 
 
 def run_summary(sizes: np.ndarray, hits: np.ndarray) -> dict:
@@ -191,5 +192,30 @@ def class_count_summary(labels: np.ndarray, class_names) -> pd.DataFrame:
                 "max_class_count": int(counts.max()),
                 **{f"count_{name}": int(c) for name, c in zip(class_names, counts)},
             }
+        ]
+    )
+
+
+def deletion_claims(labels: np.ndarray) -> pd.DataFrame:
+    """ "since deleting an instance always makes its class the minority", checked fold by fold.
+
+    In each leave-one-out fold, the held-out instance's class has strictly fewer training
+    instances than every other class. ``value``: the folds where it does, of len(labels).
+    """
+    classes, counts = np.unique(labels, return_counts=True)
+    minority = 0
+    for held_out in labels:
+        training = counts - (classes == held_out)
+        others = training[classes != held_out]
+        minority += int(others.size > 0 and training[classes == held_out][0] < others.min())
+    return claims_table(
+        [
+            (
+                "deletion_makes_held_out_class_minority",
+                minority == len(labels),
+                float(minority),
+                "in every leave-one-out fold the held-out instance's class is strictly the least frequent in "
+                "training; value: the folds where it is",
+            )
         ]
     )
