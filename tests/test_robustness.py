@@ -15,6 +15,13 @@ from cvsuite.studies.robustness import (
     shape_image_conclusions,
     side_by_side,
 )
+from cvsuite.studies.robustness_estimators import (
+    finding,
+    k_order_conclusions,
+    nested_bias_conclusion,
+    truth_correlation_conclusions,
+    z_score,
+)
 
 CRITERIA = ShapeCriteria(
     holdout="holdout 20%", kfold="5-fold", almost_every=0.8, bootstrap=20, bootstrap_seed=0, document_datasets=40
@@ -57,6 +64,25 @@ def shape_rows(n=400):
     return estimates, selection
 
 
+def four_estimators(n=400, loo_shift=-0.01):
+    """Part 1's four estimators on n datasets: 5-fold and 10-fold share a dataset effect, LOO is
+    10-fold moved by ``loo_shift`` (as the document's own table has it), the holdout is noisier."""
+    rng = np.random.default_rng(5)
+    base = rng.normal(0, 0.05, n)
+    errors = {
+        "holdout 20%": rng.normal(-0.01, 0.12, n),
+        "5-fold": base + rng.normal(-0.014, 0.02, n),
+        "10-fold": base + rng.normal(-0.004, 0.02, n),
+    }
+    errors["leave-one-out"] = errors["10-fold"] + loo_shift + rng.normal(0, 0.01, n)
+    truth = rng.normal(0.6, 0.02, n)
+    rows = [
+        pd.DataFrame({"dataset": range(n), "estimator": k, "error": e, "estimate": truth + e, "true_accuracy": truth})
+        for k, e in errors.items()
+    ]
+    return pd.concat(rows).sort_values(["dataset"], kind="stable", ignore_index=True)
+
+
 def test_k_bias_conclusions_score_shares_of_samples():
     result = by_id(k_bias_conclusions(k_bias_rows(), almost_every=0.8))
     assert result["cv_biased_upward"]["estimate"] == 0.75  # K = 25 is upward on 3 of 4 samples
@@ -86,8 +112,13 @@ def test_conclusions_count_the_datasets_each_one_reads():
     estimates, selection = shape_rows(n=10)
     exchange = pd.DataFrame({"expected_risk_fall_percent": [75.0] * 4, "train_risk_rise_percent": [49.0] * 4})
     rows = conclusions(Evidence(estimates, selection, k_bias_rows(), exchange), CRITERIA)
-    assert [r["conclusion"] for r in rows] == list(WORDS)
-    assert [r["datasets"] for r in rows] == [10] * 5 + [4] * 5
+    names = [r["conclusion"] for r in rows]
+    # Two estimators only: no step of K to score and no estimator after 5-fold to correlate.
+    skipped = ("larger_k_less_bias", "loo_less_biased_than_kfold")
+    assert names == [w for w in WORDS if w not in skipped and "correlated" not in w]
+    assert [r["datasets"] for r in rows] == [10] * 6 + [4] * 5
+    full = conclusions(Evidence(four_estimators(), selection, k_bias_rows(), exchange), CRITERIA)
+    assert [r["conclusion"] for r in full] == list(WORDS)
 
 
 def test_side_by_side_keeps_one_row_per_conclusion():
@@ -131,3 +162,96 @@ def test_a_pass_region_reads_intervals_bars_and_exact_values():
         bar="around", reference=0.5
     ).holds(0.35, 0.05)
     assert PassRegion(low=0.0, high=0.0).holds(0.0, 0.0) and not PassRegion(low=0.0, high=0.0).holds(1e-12, 0.0)
+
+
+def test_k_order_conclusions_compare_steps_of_k_paired():
+    estimates = four_estimators()
+    result = by_id(k_order_conclusions(estimates, "holdout 20%"))
+    errors = estimates.pivot(index="dataset", columns="estimator", values="error")
+    step = errors["leave-one-out"] - errors["10-fold"]
+    larger = result["larger_k_less_bias"]
+    assert larger["estimate"] == pytest.approx(step.mean())  # the step that falls most: LOO after 10-fold
+    assert larger["se"] == pytest.approx(step.std(ddof=1) / np.sqrt(len(step)))
+    assert not larger["held"]
+    loo = result["loo_less_biased_than_kfold"]
+    assert loo["estimate"] == pytest.approx((errors["leave-one-out"] - errors["5-fold"]).mean())
+    assert not loo["held"]  # about 0: leave-one-out is as pessimistic as 5-fold
+    monotone = by_id(k_order_conclusions(four_estimators(loo_shift=0.01), "holdout 20%"))
+    assert monotone["larger_k_less_bias"]["held"] and monotone["loo_less_biased_than_kfold"]["held"]
+
+
+def test_nested_bias_is_read_one_sided_and_needs_the_power_to_see_the_winners_bias():
+    selection = pd.DataFrame(
+        {
+            "n_candidates": 42,
+            "nested_estimate": np.tile([-0.02, -0.01, 0.0, 0.01], 100) + 0.59,
+            "true_accuracy": 0.6,
+            "optimism": 0.07,
+        }
+    )
+    row = nested_bias_conclusion(selection)
+    # Below 0 (no upward bias), with 2 SE (0.0011) far under a quarter of the optimism (0.0175).
+    assert row["estimate"] == pytest.approx(-0.015) and row["held"]
+    assert row["region"].holds(row["estimate"], row["se"])
+    shifted = selection.assign(nested_estimate=selection["nested_estimate"] + 0.05)  # +0.035: a quarter is 0.0175
+    assert not nested_bias_conclusion(shifted)["held"]
+    few = selection.iloc[:8].assign(nested_estimate=np.tile([0.5, 0.7], 4))
+    assert not nested_bias_conclusion(few)["held"]  # mean 0, but 2 SE = 0.076 > a quarter of 0.07: no power
+
+
+def test_every_new_conclusions_drawn_region_gives_its_verdict():
+    for shift in (-0.01, 0.01):
+        estimates = four_estimators(loo_shift=shift)
+        rows = k_order_conclusions(estimates, "holdout 20%")
+        rows += truth_correlation_conclusions(estimates, ("10-fold", "leave-one-out"))
+        for row in rows:
+            assert row["region"].holds(row["estimate"], row["se"]) == row["held"], row["conclusion"]
+
+
+def test_truth_correlations_read_weak_and_negative_on_the_largest():
+    estimates = four_estimators()
+    rows = by_id(truth_correlation_conclusions(estimates, ("10-fold", "leave-one-out")))
+    r = {
+        k: np.corrcoef(g["estimate"], g["true_accuracy"])[0, 1]
+        for k, g in estimates.groupby("estimator")
+        if k in ("10-fold", "leave-one-out")
+    }
+    assert rows["cv_weakly_correlated_with_truth"]["estimate"] == pytest.approx(max(r.values(), key=abs))
+    assert rows["cv_negatively_correlated_with_truth"]["estimate"] == pytest.approx(max(r.values()))
+    assert rows["cv_weakly_correlated_with_truth"]["held"] == all(abs(v) < 0.3 for v in r.values())
+
+
+def test_the_finding_says_when_an_effect_is_too_small_for_the_documents_scale():
+    row = {
+        "document_datasets": 40,
+        "new_datasets": 400,
+        "held_at_document_scale": True,
+        "held": True,
+        "reference": 0.0,
+        "new_estimate": -0.015,
+        "document_z": z_score(-0.012, 0.0, 0.0085),
+        "new_z": z_score(-0.015, 0.0, 0.0031),
+    }
+    assert finding(row) == (
+        "held at the document's scale (40) and at 400; -0.015 (-4.8 SE) from 0 at 400: "
+        "too small for 40 datasets to see (-1.4 SE), real at 400"
+    )
+    assert finding({**row, "document_z": -3.0, "held": False}).endswith(
+        "distinguishable from 0 at both scales (-3.0 and -4.8 SE)"
+    )
+    assert finding({**row, "new_z": float("nan")}) == "held at the document's scale (40) and at 400"
+    assert np.isnan(z_score(1.0, 0.0, 0.0)) and np.isnan(z_score(1.0, float("nan"), 1.0))
+
+
+def test_side_by_side_adds_the_reference_the_z_scores_and_the_finding():
+    estimates, selection = shape_rows(n=40)
+    big, big_selection = shape_rows(n=400)
+    table = side_by_side(
+        [{**r, "datasets": 40} for r in shape_image_conclusions(estimates, selection, CRITERIA)],
+        [{**r, "datasets": 400} for r in shape_image_conclusions(big, big_selection, CRITERIA)],
+    ).set_index("conclusion")
+    row = table.loc["winner_overstates"]
+    assert row["reference"] == 0.5 and np.isnan(row["new_z"])  # every dataset overstates: s.e. 0
+    bias = table.loc["no_estimator_bias"]
+    assert bias["new_z"] == pytest.approx(bias["new_estimate"] / bias["new_se"])
+    assert bias["finding"].startswith("held at the document's scale (40) and at 400")

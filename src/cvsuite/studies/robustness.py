@@ -13,6 +13,14 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import standard_error
+from cvsuite.studies.robustness_estimators import (
+    finding,
+    k_order_conclusions,
+    nested_bias_conclusion,
+    truth_correlation_conclusions,
+    z_score,
+)
+from cvsuite.studies.robustness_regions import PassRegion
 
 EX = "Cross-Validation"
 RC = "Regularization and Cross-Validation"
@@ -34,6 +42,21 @@ WORDS = {
         "document": EX,
         "words": "The nested estimate ... shows no such bias: it is as often too high as too low",
     },
+    "larger_k_less_bias": {"document": EX, "words": "Larger K means less pessimistic bias and more computation"},
+    "loo_less_biased_than_kfold": {
+        "document": EX,
+        "words": "Leave-one-out trains on n-1 images and has little of this bias; It has the smallest pessimistic bias",
+    },
+    "nested_no_upward_bias": {"document": EX, "words": "The nested estimate ... shows no such bias"},
+    "cv_weakly_correlated_with_truth": {
+        "document": EX,
+        "words": "both 10-fold and leave-one-out estimates were ... correlated only weakly ... with Err_T "
+        "(ESL §7.12; here the document's example)",
+    },
+    "cv_negatively_correlated_with_truth": {
+        "document": EX,
+        "words": "... and mostly negatively, with Err_T (ESL §7.12; here the document's example)",
+    },
     "gap_grows_with_candidates": {
         "document": "Estimating Out-of-Sample Error",
         "words": "the gap grows with the number of candidates tried",
@@ -53,31 +76,22 @@ WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class PassRegion:
-    """Where a conclusion's statistic must lie to hold, as its criterion reads, for a figure to draw.
-
-    Either a fixed interval (``low`` <= statistic < ``high``; None is open; ``low == high`` means
-    exactly that value), or, with ``bar``, a test of the statistic's ``standard_errors`` s.e. bar
-    against ``reference``: "above" (the whole bar above it) or "around" (the bar covers it).
-    """
-
-    low: float | None = None
-    high: float | None = None
-    bar: str | None = None
-    reference: float | None = None
-    standard_errors: float = 2.0
-
-    def holds(self, estimate: float, se: float) -> bool:
-        """Whether ``estimate`` with standard error ``se`` meets the criterion."""
-        margin = self.standard_errors * se if self.standard_errors else 0.0  # one sample has no s.e.
-        if self.bar == "above":
-            return estimate - margin > self.reference
-        if self.bar == "around":
-            return abs(estimate - self.reference) < margin
-        if self.low is not None and self.low == self.high:
-            return estimate == self.low
-        return (self.low is None or estimate >= self.low) and (self.high is None or estimate < self.high)
+# The value each conclusion's statistic is measured from (0 for a bias, 0.5 for a share), so that
+# the table can say whether its departure is distinguishable at each scale; NaN where none applies.
+REFERENCE = {
+    "no_estimator_bias": 0.0,
+    "holdout_twice_as_variable": 2.0,
+    "winner_overstates": 0.5,
+    "nested_as_often_high_as_low": 0.5,
+    "larger_k_less_bias": 0.0,
+    "loo_less_biased_than_kfold": 0.0,
+    "nested_no_upward_bias": 0.0,
+    "cv_weakly_correlated_with_truth": 0.0,
+    "cv_negatively_correlated_with_truth": 0.0,
+    "gap_grows_with_candidates": 0.0,
+    "cv_biased_upward": 0.5,
+    "std_error_understates_spread": 0.5,
+}
 
 
 @dataclass(frozen=True)
@@ -193,6 +207,11 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
             "region": PassRegion(bar="around", reference=0.5),
         }
     )
+    rows += k_order_conclusions(estimates, holdout)
+    rows.append(nested_bias_conclusion(selection))
+    later = _later_estimators(estimates, kfold)
+    if later:
+        rows += truth_correlation_conclusions(estimates, later)
     by_size = selection.pivot(index="dataset", columns="n_candidates", values="optimism")
     gain = by_size[by_size.columns.max()] - by_size[by_size.columns.min()]
     rows.append(
@@ -207,6 +226,12 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
         }
     )
     return rows
+
+
+def _later_estimators(estimates: pd.DataFrame, kfold: str) -> tuple[str, ...]:
+    """The estimators after ``kfold`` in draw order: ESL §7.12's 10-fold and leave-one-out."""
+    order = list(dict.fromkeys(estimates["estimator"]))
+    return tuple(order[order.index(kfold) + 1 :]) if kfold in order else ()
 
 
 def _share(flags) -> tuple[float, float]:
@@ -312,7 +337,9 @@ def conclusions(evidence: Evidence, criteria: ShapeCriteria) -> list[dict]:
 
 
 def side_by_side(document: list[dict], fresh: list[dict], words: dict[str, dict] = WORDS) -> pd.DataFrame:
-    """One row per conclusion: the document's words, both scales, the verdict."""
+    """One row per conclusion: the document's words, both scales, the verdict, and what the larger
+    study finds beside it: the departure from the conclusion's reference value (``REFERENCE``) in
+    standard errors at each scale, and a sentence saying both (``finding``)."""
     fresh_by_id = {r["conclusion"]: r for r in fresh}
     rows = []
     for doc in document:
@@ -335,4 +362,9 @@ def side_by_side(document: list[dict], fresh: list[dict], words: dict[str, dict]
                 "held": new["held"],
             }
         )
+        reference = REFERENCE.get(doc["conclusion"], np.nan)
+        rows[-1]["reference"] = reference
+        rows[-1]["document_z"] = z_score(doc["estimate"], reference, doc["se"])
+        rows[-1]["new_z"] = z_score(new["estimate"], reference, new["se"])
+        rows[-1]["finding"] = finding(rows[-1])
     return pd.DataFrame(rows)
