@@ -70,28 +70,16 @@ def main(job: Job) -> StudyResult:
     repeated = repartition_summary(repartitions, [names[0], redrawn])
 
     images = blocks["shape_images"]["images"]
-    crosscheck = crosscheck_table(
-        settings.design,
-        images["per_class"],
-        sigma=p1["sigma"],
-        k=p1["k"],
-        n_folds=p1["crosscheck_folds"],
-        seed=p1["crosscheck_seed"],
-    )
+    # The scikit-learn check's images, folds and classifier, which the pooled-AUC claim reuses.
+    check = dict(sigma=p1["sigma"], k=p1["k"], n_folds=p1["crosscheck_folds"], seed=p1["crosscheck_seed"])
+    crosscheck = crosscheck_table(settings.design, images["per_class"], **check)
     partitions = example_partitions(settings, p1["crosscheck_seed"])
     sizes = training_sizes_table(settings, partitions)
     paired = paired_differences(estimates, comparison_pairs(names))
     findings = spread_findings(summary, repeated, names[0], redrawn)
     labels = np.repeat(np.arange(len(settings.design.masks())), settings.images_per_class)
     evidence = PartOneEvidence(names, summary, paired, sizes, findings, repeated, partitions, labels)
-    auc = pooled_and_fold_auc(
-        settings.design,
-        images["per_class"],
-        sigma=p1["sigma"],
-        k=p1["k"],
-        n_folds=p1["crosscheck_folds"],
-        seed=p1["crosscheck_seed"],
-    )
+    auc = pooled_and_fold_auc(settings.design, images["per_class"], **check)
     nested = nested_fits(settings.outer_folds, settings.selection_folds, len(settings.sigmas) * len(settings.ks))
     arithmetic = arithmetic_claims(cited_numbers(job.input.registry), labels, auc, nested)
     claims = claims_table(part_one_claims(evidence) + arithmetic)
