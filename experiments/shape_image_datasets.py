@@ -14,7 +14,7 @@ def main(job: Job) -> StudyResult:
         blocks["shape_images"], blocks["knn_estimators"], blocks["nested_optimism"]
     )
     start, stop = int(job.wildcards.start), int(job.wildcards.stop)
-    result = simulate_datasets(range(start, stop), settings)
+    result = simulate_datasets(range(start, stop), settings, progress=job.progress)
     print(
         f"datasets {start}..{stop - 1}: {len(result.estimates)} estimate rows, {len(result.selection)} selection rows"
     )

@@ -13,7 +13,9 @@ def main(job: Job) -> StudyResult:
     params = job.config["varma_simon_selection_bias"]
     scenario, start, stop = job.wildcards.scenario, int(job.wildcards.start), int(job.wildcards.stop)
     settings = SimulationSettings.from_config(params)
-    per_dataset = simulate_datasets(scenario, params["scenarios"][scenario], range(start, stop), settings)
+    per_dataset = simulate_datasets(
+        scenario, params["scenarios"][scenario], range(start, stop), settings, progress=job.progress
+    )
     return StudyResult(
         tables={"per_dataset": per_dataset}, provenance={"scenario": scenario, "datasets": [start, stop - 1]}
     )

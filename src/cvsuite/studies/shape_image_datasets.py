@@ -223,9 +223,14 @@ def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
     return DatasetResult(estimates, repartitions, selection)
 
 
-def simulate_datasets(seeds, s: ShapeStudySettings) -> DatasetResult:
-    """The rows of several datasets, in seed order."""
-    results = [simulate_dataset(seed, s) for seed in seeds]
+def simulate_datasets(seeds, s: ShapeStudySettings, progress=None) -> DatasetResult:
+    """The rows of several datasets, in seed order; ``progress(done, total)`` after each, if given."""
+    seeds = list(seeds)
+    results = []
+    for seed in seeds:
+        results.append(simulate_dataset(seed, s))
+        if progress is not None:
+            progress(len(results), len(seeds))
     return DatasetResult(
         pd.concat([r.estimates for r in results], ignore_index=True),
         pd.concat([r.repartitions for r in results], ignore_index=True),

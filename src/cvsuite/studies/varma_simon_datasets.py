@@ -187,7 +187,7 @@ def svm_studies(datasets: list[Dataset], *, grid: SvmGrid, ties: str, nested: bo
 
 
 def simulate_datasets(
-    name: str, scenario: dict, datasets: range, settings: SimulationSettings, *, svm_batch: int = 40
+    name: str, scenario: dict, datasets: range, settings: SimulationSettings, *, svm_batch: int = 40, progress=None
 ) -> pd.DataFrame:
     """One row per dataset r in ``datasets`` and classifier run on it: minimum CV error, nested
     estimate (NaN where not computed), true error (percent) and the chosen setting.
@@ -196,6 +196,7 @@ def simulate_datasets(
     ``nested`` map each classifier to a count: it is tuned on datasets r below the first and
     nested on those below the second. Dataset r draws from ``default_rng([seed, r])`` in the
     module's draw order. SVMs without the nested loop are fitted ``svm_batch`` datasets at a time.
+    ``progress(done, total)``, if given, is called after each dataset.
     """
     grid = SvmGrid.of(settings.gene_counts, settings.costs, settings.n_features)
     rows, waiting = [], []
@@ -231,6 +232,8 @@ def simulate_datasets(
             waiting.append((r, data))
             if len(waiting) == svm_batch:
                 fit_waiting()
+        if progress is not None:
+            progress(r - datasets.start + 1, len(datasets))
     fit_waiting()
     columns = ["scenario", "dataset", "classifier", *PER_DATASET_VALUES]
     table = pd.DataFrame(rows, columns=columns)
