@@ -50,24 +50,31 @@ def test_a_run_killed_midway_restarts_to_the_same_tables(tmp_path):
     assert tables(workdir) == expected
 
 
+ROW = "rcv.intro.ratio-at-degree-15"  # a row that reads 862 from degree_sweep/summary.csv
+
+
+def edit_row(change):
+    """An edit of the registry's lines that changes only the line of ROW."""
+    return lambda rows: [change(line) if line.startswith(ROW + ",") else line for line in rows]
+
+
 @pytest.mark.parametrize(
     "edit, named",
     [
         (lambda rows: rows + [rows[1]], "repeats the id of line 2"),
+        (edit_row(lambda line: line.replace(",862,rounded,", ",8.6.2,rounded,")), ROW),
         (
-            lambda rows: [rows[0], rows[1].replace(",862,rounded,", ",8.6.2,rounded,"), *rows[2:]],
-            "rcv.intro.ratio-at-degree-15",
-        ),
-        (
-            lambda rows: [rows[0], rows[1].replace("degree_sweep/summary.csv", "degree_sweep/nowhere.csv"), *rows[2:]],
+            edit_row(lambda line: line.replace("degree_sweep/summary.csv", "degree_sweep/nowhere.csv")),
             "no study produces the table 'degree_sweep/nowhere.csv'",
         ),
-        (lambda rows: [rows[0], ",".join(rows[1].split(",")[:5]), *rows[2:]], "wrong number of fields"),
+        (edit_row(lambda line: ",".join(line.split(",")[:5])), "wrong number of fields"),
     ],
 )
 def test_a_malformed_registry_row_stops_the_run_before_any_job(workflow_copy, edit, named):
     registry = workflow_copy / "registry" / "published_numbers.csv"
-    registry.write_text("\n".join(edit(registry.read_text().splitlines())) + "\n")
+    before = registry.read_text()
+    registry.write_text("\n".join(edit(before.splitlines())) + "\n")
+    assert registry.read_text() != before, "the edit must change the registry"
     run = snakemake(workflow_copy, "all")
     assert run.returncode != 0
     assert named in run.stderr
