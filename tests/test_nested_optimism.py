@@ -56,3 +56,13 @@ def test_the_winners_score_is_biased_upward_when_its_mean_optimism_exceeds_two_s
     assert claim["holds"]
     flat = selection_claims(summary.assign(optimism_mean=0.01, optimism_mean_se=0.01)).iloc[0]
     assert not flat["holds"]
+
+
+def test_the_winner_cannot_both_overstate_and_sit_below_its_fresh_score():
+    summary = pd.DataFrame([{"optimism_mean": 0.07, "optimism_mean_se": 0.01}])
+    claims = selection_claims(summary).set_index("claim")
+    assert bool(claims.loc["winner_biased_upward", "holds"]) and not bool(
+        claims.loc["winner_score_sits_below_fresh", "holds"]
+    )
+    below = selection_claims(pd.DataFrame([{"optimism_mean": -0.05, "optimism_mean_se": 0.01}])).set_index("claim")
+    assert bool(below.loc["winner_score_sits_below_fresh", "holds"])
