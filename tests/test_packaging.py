@@ -146,3 +146,19 @@ def test_every_import_of_the_workflow_is_a_declared_dependency():
 
 def test_every_import_of_the_tests_is_declared_with_the_test_extra():
     assert undeclared(list((ROOT / "tests").rglob("*.py")), extras=("test",)) == {}
+
+
+def test_the_readme_states_the_measured_times():
+    import json
+
+    timings = json.loads((ROOT / "benchmarks" / "timings.json").read_text())
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Time", 1)[1]
+    text = " ".join(section.split())
+    workflow = timings["workflow_from_nothing"]
+    assert f"`snakemake all` from nothing takes {workflow['seconds']} s on {workflow['cores']} cores" in text
+    assert f"({workflow['jobs']} jobs;" in text
+    assert f"installation, {timings['test_suite']['seconds']} s" in text
+    machine = timings["machine"]
+    assert f"{machine['processor']}, {machine['cores']} cores, {machine['memory_gib']} GiB" in text
+    assert timings["test_suite"]["passed"], "the timed test suite must have passed"

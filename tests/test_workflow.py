@@ -201,3 +201,16 @@ def test_every_figure_passes_every_layout_check(finished_workflow):
     assert set(checks["figure"]) == drawn
     failed = checks[~checks["passed"].astype(bool)]
     assert failed.empty, failed.to_string(index=False)
+
+
+def test_the_readme_states_the_verdict_this_run_gives(finished_workflow):
+    import re
+
+    from conftest import ROOT
+    from cvsuite.published.report import verdict_line
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The verdict", 1)[1].split("\n## ", 1)[0]
+    stated = re.search(r"\*\*\d+ published numbers:[^*]*\*\*", section).group(0)
+    comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", keep_default_na=False)
+    assert stated == verdict_line(comparison)
