@@ -1,4 +1,5 @@
 import copy
+import re
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,40 @@ def test_snakemake_refuses_a_bad_override_before_any_job(workflow_copy, override
 def test_snakemake_accepts_a_good_override(workflow_copy):
     run = snakemake(workflow_copy, "all", "-n", "--config", "k_bias={shuffles: 5}")
     assert run.returncode == 0, run.stderr
+
+
+def readme_error_examples() -> list[str]:
+    """The example messages README.md shows under 'The config is checked before any job starts'."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split("The config is checked before any job starts", 1)[1].split("```", 2)[1]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def readme_example_run(workdir: Path, message: str) -> list[str]:
+    """The snakemake arguments (after editing config.yaml if needed) that should print ``message``."""
+    config = workdir / "config.yaml"
+    lines = config.read_text().splitlines(keepends=True)
+    if message.startswith("config.yaml, line"):
+        number = int(message.split("line ", 1)[1].split(",")[0].split(":")[0])
+        if "less than the minimum" in message:
+            value = message.split(" = ", 1)[1].split(":", 1)[0]
+            lines[number - 1] = re.sub(r":\s*\S+", f": {value}", lines[number - 1], count=1)
+        else:
+            # a list left unclosed on the line before: the parser stops at this line's key
+            head, bracket, tail = lines[number - 2].rpartition("]")
+            assert bracket, f"README's example expects a list on config.yaml line {number - 1}"
+            lines[number - 2] = head + tail
+        config.write_text("".join(lines))
+        return []
+    override = {
+        "K above the sample size": "k_bias={folds: [2, 26]}",
+        "is not a known key": "k_bias={shufles: 40}",
+    }
+    return ["--config", next(value for phrase, value in override.items() if phrase in message)]
+
+
+@pytest.mark.parametrize("message", readme_error_examples())
+def test_the_readme_error_examples_are_what_the_suite_prints(workflow_copy, message):
+    run = snakemake(workflow_copy, "all", "-n", *readme_example_run(workflow_copy, message))
+    assert run.returncode != 0
+    assert message in run.stderr, run.stderr[-2000:]
