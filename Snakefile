@@ -220,8 +220,9 @@ rule sklearn_nested_iris:
         "experiments/sklearn_nested_iris.py"
 
 
-# Varma and Simon (2006): each scenario's datasets in shards that run side by side (the plan is in
-# rules/common.smk), the costly nested loops in shards of their own; the study gathers them.
+# Varma and Simon (2006): each scenario's datasets in shards that run side by side (the plan is
+# shard_plan in src/cvsuite/studies/varma_simon_selection_bias.py), the costly nested loops in
+# shards of their own; the study gathers them.
 
 
 rule varma_simon_datasets:

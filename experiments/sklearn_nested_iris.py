@@ -21,7 +21,6 @@ from cvsuite.methods.nested_selection import estimator_scorer, parameter_grid
 from cvsuite.published.registry import published_value, read_registry
 from cvsuite.studies.sklearn_nested_iris import (
     PUBLISHED_REFERENCES,
-    check_design,
     difference_summary,
     fold_sizes,
     gallery_trials,
@@ -33,7 +32,6 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 def main(job: Job) -> StudyResult:
     params = job.config["sklearn_nested_iris"]
     X, y = load_iris(return_X_y=True)
-    check_design(params, len(y))
     settings = parameter_grid(params["grid"])
     fit_and_score = estimator_scorer(lambda setting: SVC(kernel=params["kernel"], **setting))
     # Skipping scikit-learn's input and parameter checks (iris is finite, the grid fixed) saves about

@@ -93,7 +93,8 @@ def study_figures(names):
 
 # Shard plans: the seed ranges of each simulation step, and the parameters its shards get. These
 # leave out the seed range and the shard size, which only decide the file names, so a new split
-# reruns nothing it need not.
+# reruns nothing it need not. A shard job sees only the keys given here: one its science starts to
+# read and that is missing fails the job with a KeyError naming it, rather than going unwatched.
 SHAPE = config["shape_images"]
 SHAPE_SHARDS = shard_ranges(SHAPE["first_seed"], SHAPE["datasets"], SHAPE["datasets_per_shard"])
 SHAPE_SIMULATION = {

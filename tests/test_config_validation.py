@@ -49,6 +49,8 @@ def test_every_key_in_config_yaml_has_a_comment():
         ("k_bias", "shufles", 40, "k_bias.shufles is not a known key"),
         ("ridge_path", "lambdas", [], "ridge_path.lambdas = []"),
         ("ridge_path", "grid_points", 2.5, "ridge_path.grid_points = 2.5"),
+        ("sklearn_nested_iris", "combines", ["pooled"], "reference_combine = mean_of_folds is not among"),
+        ("sklearn_nested_iris", "inner_folds", 113, "inner_folds = 113 exceeds the smallest outer training set"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_key(block, key, value, named):

@@ -2,6 +2,7 @@
 
 Plain functions on arrays, one module per job: data generators, fold constructions, estimators,
 the summaries each study reports, and the comparison of reproduced against published numbers.
-Nothing here reads config; only `cvsuite.workflow.outputs` writes files, for the thin entry points in
-`experiments/`.
+The science (methods/, data/, studies/, figures/) reads no config and no file; `cvsuite.workflow`
+reads the config and studies.yaml and writes every file; `cvsuite.published.registry` reads the
+registry.
 """

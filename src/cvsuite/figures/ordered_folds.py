@@ -116,7 +116,9 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
         centres = [b.get_x() + b.get_width() / 2 for b in bars]
         errors = style.error_bars(bar_ax, centres, at_k[column], at_k[f"{column}_se"], fmt="none", color="black")
         style.explained(errors, "the bars' legend entries")
-    style.explained(reported, "the colour of its scheme, as in the left panel; the legend entry")
+    style.explained(
+        reported, "the colour of its scheme, as in the left panel; the legend entry shows the fill or the hatch"
+    )
     bar_ax.set_xticks(
         x, [LABELS[s].replace(", ", ",\n").replace("StratifiedKFold", "Stratified-\nKFold") for s in SCHEMES]
     )

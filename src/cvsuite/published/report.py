@@ -56,7 +56,7 @@ def _cell(text) -> str:
 
 
 def verdict_line(comparison: pd.DataFrame) -> str:
-    """**372 published numbers: 290 reproduced, 28 reproduced by construction, ...** (zeros left out)."""
+    """**N published numbers: a reproduced, b reproduced by construction, ...** (zeros left out)."""
     counts = verdict_counts(comparison)
     parts = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
     return f"**{len(comparison)} published numbers: {parts}.**"

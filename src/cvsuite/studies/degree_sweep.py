@@ -36,7 +36,8 @@ def degree_sweep(x, y, x_test, y_test, degrees, half_width: float) -> pd.DataFra
 
 
 def degree_sweep_summary(sweep: pd.DataFrame) -> pd.DataFrame:
-    """The best degree (least expected risk) and its norm, against the highest degree swept."""
+    """The best degree (least expected risk) and its norm, against the highest degree swept: page
+    802's sweep as "Regularization and Cross-Validation" recalls it (862, 11.83, 81,050)."""
     best = sweep.loc[sweep["expected_risk"].idxmin()]
     top = sweep.loc[sweep["degree"].idxmax()]
     return pd.DataFrame(

@@ -275,7 +275,8 @@ def correlation_draws(correlations: np.ndarray, printed: dict[str, float]) -> pd
 
 
 def correlation_histogram(correlations: np.ndarray, bins: int) -> pd.DataFrame:
-    """Histogram over [-1, 1] of all held-out correlations of each way, as shares in percent."""
+    """Histogram over [-1, 1] of all held-out correlations of each way, as shares in percent (ESL
+    §7.10.2, Figure 7.10)."""
     edges = np.linspace(-1.0, 1.0, bins + 1)
     rows = []
     for i, procedure in enumerate(PROCEDURES):

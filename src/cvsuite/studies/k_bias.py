@@ -96,7 +96,9 @@ def full_data_risk(samples: SineSamples, degree: int) -> float:
 
 
 def k_bias_table(samples: SineSamples, settings: KBiasSettings, runs: list[ShuffleRuns] | None = None) -> pd.DataFrame:
-    """One row per K: truth, CV estimate (mean over shuffles), bias, standard error, spread.
+    """One row per K: truth, CV estimate (mean over shuffles), bias, standard error, spread: the table
+    of "Regularization and Cross-Validation", "Cross-validation is biased upward, and at small K it
+    is very biased" (its listing: Section 8.2.4, Equation 8.13).
 
     Shuffle s uses the partition of ``shuffled_partition(N, K, first_seed + s)``; the standard
     error (sigma / sqrt(K), the book's margin note) is that of the first shuffle's partition alone;
@@ -190,7 +192,8 @@ def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFra
 
 
 def std_error_range(table: pd.DataFrame, min_folds: int) -> pd.DataFrame:
-    """The smallest and largest standard error over K >= min_folds ("between 0.028 and 0.041")."""
+    """The smallest and largest standard error over K >= min_folds: "between 0.028 and 0.041 for
+    K >= 5" ("Regularization and Cross-Validation", Reading the plot)."""
     chosen = table[table["K"] >= min_folds]["std_error"]
     return pd.DataFrame([{"min_folds": min_folds, "std_error_min": chosen.min(), "std_error_max": chosen.max()}])
 

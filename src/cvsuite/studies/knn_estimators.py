@@ -31,7 +31,8 @@ def true_accuracy_range(estimates: pd.DataFrame) -> pd.DataFrame:
 
 
 def estimator_summary(estimates: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Per estimator: mean and sample s.d. (ddof = 1) of estimate - true, as the document prints.
+    """Per estimator: mean and sample s.d. (ddof = 1) of estimate - true, as "Cross-Validation",
+    Example, Part 1 prints them.
 
     Adds the Monte Carlo standard error of the mean, and whether the mean is within two of them of
     zero ("none of the four estimators shows a bias that 40 datasets can distinguish from zero").
@@ -55,7 +56,8 @@ def estimator_summary(estimates: pd.DataFrame, order: list[str]) -> pd.DataFrame
 
 
 def repartition_summary(repartitions: pd.DataFrame, order: list[str]) -> pd.DataFrame:
-    """Range and sample s.d. of one dataset's estimates over repeated random partitions.
+    """Range and sample s.d. of one dataset's estimates over repeated random partitions ("Cross-
+    Validation", Example, Part 1: "seed 0, 20 repartitions").
 
     Estimators with no repetitions (the chosen dataset outside the seeds run) get empty values.
     """

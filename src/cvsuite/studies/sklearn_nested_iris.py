@@ -44,25 +44,6 @@ def setting_label(setting: dict) -> str:
     )
 
 
-def check_design(params: dict, n: int) -> None:
-    """Relations between the study's config keys that the schema cannot state; the message names the key.
-
-    The reference pair of rules must be among those run, and every outer training set of the n
-    items must hold at least ``inner_folds`` items.
-    """
-    if params["reference_combine"] not in params["combines"]:
-        raise ValueError(
-            f"config.yaml: sklearn_nested_iris.reference_combine = {params['reference_combine']} "
-            f"is not among sklearn_nested_iris.combines = {params['combines']}"
-        )
-    smallest_train = n - -(-n // params["outer_folds"])
-    if params["inner_folds"] > smallest_train:
-        raise ValueError(
-            f"config.yaml: sklearn_nested_iris.inner_folds = {params['inner_folds']} exceeds the "
-            f"smallest outer training set ({smallest_train} items with outer_folds = {params['outer_folds']})"
-        )
-
-
 def fold_sizes(n: int, outer: int, inner: int) -> str:
     """ "outer folds 38/38/37/37 items, inner folds 28-29 items": the sizes that make the two rules differ.
 

@@ -79,7 +79,8 @@ def random_fold_predictions(days, sales, folds, neighbours: int, exclusion_radii
 
 
 def random_fold_mse(days, sales, folds, neighbours: int, exclusion_radius: int = 0):
-    """K-fold CV with folds of days drawn at random: squared error pooled over every held-out day.
+    """K-fold CV with folds of days drawn at random: squared error pooled over every held-out day
+    ("Estimating Out-of-Sample Error", procedure, step 3: "assigned at random").
 
     Each day is held out once, so pooling over days is the size-weighted mean of the fold losses.
     ``sales`` (n_days,) gives a float; (n_days, m) gives one MSE per column.
@@ -98,8 +99,9 @@ def random_fold_mse_by_radius(days, sales, folds, neighbours: int, exclusion_rad
 def temporal_holdout_mse(days, sales, cut_days, horizon_days: int, neighbours: int):
     """Fit on the days before each cut, score the ``horizon_days`` days from it; mean over cuts.
 
-    The procedure block's temporal holdout: "fit on observations up to some time t and evaluate
-    on observations after it. Repeating this at several cut points gives several estimates."
+    "Estimating Out-of-Sample Error", procedure block, its temporal holdout: "fit on observations up
+    to some time t and evaluate on observations after it. Repeating this at several cut points gives
+    several estimates."
     ``sales`` (n_days,) gives a float; (n_days, m) gives one MSE per column.
     """
     days, sales = np.asarray(days), np.asarray(sales, dtype=float)

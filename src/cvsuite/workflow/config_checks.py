@@ -241,7 +241,7 @@ def _at_most(problems: list[str], key: str, value, bound_key: str, bound) -> Non
 
 
 def _cited_study_problems(config: dict) -> list[str]:
-    """Relations between keys of the studies of cited results (issue 5)."""
+    """Relations between keys of the studies of cited results."""
     problems: list[str] = []
     esl = config["esl_wrong_and_right_way"]
     _at_most(
@@ -341,4 +341,26 @@ def _cited_study_problems(config: dict) -> list[str]:
                 f"temporal_holdout.cut_fractions: the cut at {f} leaves fewer than "
                 f"temporal_holdout.horizon_days = {th['horizon_days']} days after it"
             )
+    problems += _sklearn_nested_iris_problems(config["sklearn_nested_iris"])
+    return problems
+
+
+IRIS_SIZE = 150  # items in scikit-learn's Iris, which ships with it
+
+
+def _sklearn_nested_iris_problems(sk: dict) -> list[str]:
+    """The reference pair of rules must be among those run, and every outer training set of Iris
+    must hold at least ``inner_folds`` items."""
+    problems = []
+    if sk["reference_combine"] not in sk["combines"]:
+        problems.append(
+            f"sklearn_nested_iris.reference_combine = {sk['reference_combine']} "
+            f"is not among sklearn_nested_iris.combines = {sk['combines']}"
+        )
+    smallest_train = IRIS_SIZE - math.ceil(IRIS_SIZE / sk["outer_folds"])
+    if sk["inner_folds"] > smallest_train:
+        problems.append(
+            f"sklearn_nested_iris.inner_folds = {sk['inner_folds']} exceeds the smallest outer training "
+            f"set of Iris ({smallest_train} items with sklearn_nested_iris.outer_folds = {sk['outer_folds']})"
+        )
     return problems

@@ -1,6 +1,7 @@
 """The edge where studies meet the file system: atomic tables, figures, provenance, logs.
 
-Only the entry points in experiments/ use this module. Every file is written under a temporary
+Used by `cvsuite.workflow.study_job`, which writes every study's result, and by the entry points in
+experiments/. Every file is written under a temporary
 name in its own folder and renamed into place, so an interrupted job never leaves a half-written
 file with a valid name.
 """
