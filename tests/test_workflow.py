@@ -4,6 +4,8 @@ It fails, with a readable table, when any registered number does not read as the
 (see ``failing_claims``). The run itself is the session fixture ``finished_workflow`` (conftest.py).
 """
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -59,7 +61,9 @@ def test_the_report_shows_the_verdict_and_every_figure(finished_workflow):
     comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
     assert f"**{len(comparison)} published numbers:" in report.splitlines()[2]
     assert "## Settings that differ from the documents'" in report and "## Errata" in report
-    assert report.index("## Errata") < report.index("## Contents")
+    assert report.index("## Contents") < report.index("## Errata") and "- [Errata](#errata)" in report
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', report))
+    assert set(re.findall(r"\]\(#([^)]+)\)", report)) <= anchors, "REPORT.md links to an anchor it lacks"
     figures = sorted((finished_workflow / "figures").rglob("*.png"))
     assert figures, "the workflow drew no figures"
     for figure in figures:

@@ -23,11 +23,23 @@ def cv_estimate_against_k(table: pd.DataFrame, shuffles: int) -> Figure:
     """The document's second figure: the estimate against K, and bias, standard error, spread."""
     fig, (est_ax, parts_ax) = style.subplots(1, 2, figsize=(10, 4.8))
     k = table["K"]
-    est_ax.plot(k, table["cv_estimate"], "o-", color="black", label=f"CV estimate (mean over {shuffles} shuffles)")
+    estimate, spread = table["cv_estimate"], style.ERROR_BAR_SE * table["cv_estimate_se"]
+    # A bar reaching below zero has no place on a log scale: it stops at the axis' foot, and says so.
+    foot = 0.1
+    est_ax.errorbar(
+        k,
+        estimate,
+        yerr=[np.minimum(spread, estimate - foot), spread],
+        fmt="o-",
+        color="black",
+        capsize=3,
+        label=f"CV estimate (mean over {shuffles} shuffles;\nbars cut at the axis where they reach below it)",
+    )
     truth = table["truth"].iloc[0]
     style.reference_line(est_ax, truth, f"truth: full-data risk {truth:.6f}", kind="truth")
     est_ax.set(ylabel="estimated risk, squared error (log scale)", title="Equation 8.13 against the truth")
     style.log_axis(est_ax, "y", (0.1, 0.15, 0.2, 0.3, 0.5, 1, 2, 5, 10, 20, 50))
+    est_ax.set_ylim(bottom=foot)
     parts = (
         ("bias", "o-", style.BIAS, "bias"),
         ("std_error", "s-", style.STD_ERROR, "standard error σ/√K (one partition)"),
@@ -46,7 +58,10 @@ def cv_estimate_against_k(table: pd.DataFrame, shuffles: int) -> Figure:
         ax.set_xlabel("number of folds K (log scale)")
     style.figure_legend(fig)
     first = table.iloc[0]
-    fig.suptitle(f"{int(first['K'])}-fold cross-validation overestimates the risk {first['cv_over_truth']:.1f}x")
+    fig.suptitle(
+        f"{int(first['K'])}-fold cross-validation averages {first['cv_over_truth']:.1f}x the risk over {shuffles} "
+        f"shuffles,\nonly {first['bias_over_se']:.2f} standard errors of that mean above it"
+    )
     return fig
 
 
@@ -65,7 +80,7 @@ def _compare_rows(table: pd.DataFrame) -> list[list[str]]:
         k = n if key == "N" else key
         row = table[table["K"] == k].iloc[0]
         name = f"N = {n}\n(leave-one-out)" if key == "N" else str(k)
-        rows.append([name, _bias_text(row["bias"], row["cv_over_truth"]), f"{int(row['fits'])} fits", words])
+        rows.append([name, _bias_text(row["bias"], row["bias_over_truth"]), f"{int(row['fits'])} fits", words])
     return rows
 
 

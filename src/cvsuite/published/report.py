@@ -124,12 +124,13 @@ def render_report(
         lines += ["", "Every `differs` below names the setting that moved it, or says that none did.", ""]
     else:
         lines += ["None: this run uses the documents' settings (the defaults of `schemas/config.schema.yaml`).", ""]
-    lines += ["## Errata", ""] + _errata_lines(errata(comparison)) + [""]
-    lines += ["## Contents", ""] + [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
+    lines += ["## Contents", "", "- [Errata](#errata)"]
+    lines += [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
     leftover = comparison[~comparison["study"].isin([s.name for s in studies])]
     if len(leftover):
         lines.append("- [Numbers no study computes](#numbers-no-study-computes)")
     lines.append("")
+    lines += ['<a id="errata"></a>', "## Errata", ""] + _errata_lines(errata(comparison)) + [""]
     for study in studies:
         rows = comparison[comparison["study"] == study.name]
         summary = verdict_line(rows) if len(rows) else "no registered numbers"
@@ -141,8 +142,7 @@ def render_report(
             "",
         ]
         for path, caption in study.figures:
-            anchor = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            lines += [f'<a id="fig-{study.name}-{anchor}"></a>', f"![{_cell(caption)}]({path})", "", f"*{caption}*", ""]
+            lines += [f'<a id="{figure_anchor(path)}"></a>', f"![{_cell(caption)}]({path})", "", f"*{caption}*", ""]
         for name, table in study.tables:
             lines += [f"Table `results/{name}`:", ""] + markdown_table(table)
         if len(rows):
@@ -153,25 +153,44 @@ def render_report(
     return "\n".join(lines) + "\n"
 
 
+def figure_anchor(path: str) -> str:
+    """The report's anchor of a figure, from its path ("k_bias/cv_estimate_against_k.png" or
+    "../figures/k_bias/cv_estimate_against_k.png"): "fig-k_bias-cv_estimate_against_k"."""
+    study, name = path.rsplit(".", 1)[0].split("/")[-2:]
+    return f"fig-{study}-{name}"
+
+
+# What compare() adds to the note of every differs row at the documents' settings: in the Errata,
+# which lists only those, it would be said 40 times over.
+_UNMOVED = "; no setting of this study differs from the documents'"
+
+
 def _errata_lines(rows: pd.DataFrame) -> list[str]:
+    """One bullet per finding: the erratum (or, for an unannotated row, the row itself), our number,
+    its figure, then every sentence of the documents it concerns, each with its registry id."""
     if rows.empty:
         return ["No published number differs from what the documents' own settings give."]
+    findings: dict[str, list] = {}
+    for r in rows.itertuples():
+        key = r.erratum if isinstance(r.erratum, str) and r.erratum else r.claim
+        findings.setdefault(key, []).append(r)
     out = [
-        f"{len(rows)} published numbers differ from what the documents' own settings give "
-        "(also `results/errata.html`, sortable):",
+        f"{len(rows)} published numbers differ from what the documents' own settings give, "
+        f"{len(findings)} findings (also `results/errata.html`, sortable):",
         "",
     ]
-    for r in rows.itertuples():
-        where = f"{r.document}, {r.section}" if r.section else r.document
-        link = ""
-        if isinstance(r.figure, str) and r.figure:
-            anchor = r.figure.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            link = f" ([figure](#fig-{r.study}-{anchor}))"
-        finding = f"**{_cell(r.erratum)}.** " if isinstance(r.erratum, str) and r.erratum else ""
-        out.append(
-            f"- {finding}{_cell(where)}: {_cell(r.where)}: published {_cell(r.published)}, reproduced "
-            f"{_cell(r.reproduced_as_printed)}{link}. {_cell(r.note)} (`{r.claim}`)"
+    for key, group in findings.items():
+        first = group[0]
+        finding = f"**{_cell(first.erratum)}.** " if key == first.erratum else ""
+        figures = dict.fromkeys(r.figure for r in group if isinstance(r.figure, str) and r.figure)
+        links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
+        notes = dict.fromkeys(str(r.note).removesuffix(_UNMOVED).removesuffix(_UNMOVED[2:]) for r in group)
+        sentences = "; ".join(
+            f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)}, published "
+            f"{_cell(r.published)}, reproduced {_cell(r.reproduced_as_printed)} (`{r.claim}`)"
+            for r in group
         )
+        out.append(f"- {finding}{sentences}{links}. {' '.join(_cell(n) for n in notes if n)}")
     return out
 
 
@@ -180,8 +199,7 @@ def _claims_table(rows: pd.DataFrame, study: str) -> list[str]:
     for r in rows.itertuples():
         where = f"{r.document}, {r.section}: {r.where}" if r.section else f"{r.document}: {r.where}"
         if isinstance(r.figure, str) and r.figure and study:
-            anchor = r.figure.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            where += f" ([figure](#fig-{study}-{anchor}))"
+            where += f" ([figure](#{figure_anchor(r.figure)}))"
         out.append(
             f"| `{r.claim}` | {_cell(where)} | {_cell(r.published)} | {_cell(r.reproduced_as_printed)} | "
             f"{MARKS.get(r.status, r.status)} | {_cell(r.note)} |"
