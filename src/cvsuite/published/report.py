@@ -153,6 +153,20 @@ def render_report(
     return "\n".join(lines) + "\n"
 
 
+# A claim the suite tests (comparison 'exact' against True) reads as words: the document asserts
+# it, and our test finds it holds or not.
+_CLAIM_WORDS = {"True": "holds", "False": "does not hold"}
+
+
+def _shown(row, side: str) -> str:
+    """The ``side`` ("published" or "reproduced") of a row as the report shows it: a tested claim
+    in words ("asserted"; "holds", "does not hold"), a number as printed."""
+    value = row.published if side == "published" else row.reproduced_as_printed
+    if row.comparison == "exact" and str(value) in _CLAIM_WORDS:
+        return "asserted" if side == "published" else _CLAIM_WORDS[str(value)]
+    return _cell(value)
+
+
 def figure_anchor(path: str) -> str:
     """The report's anchor of a figure, from its path ("k_bias/cv_estimate_against_k.png" or
     "../figures/k_bias/cv_estimate_against_k.png"): "fig-k_bias-cv_estimate_against_k"."""
@@ -187,7 +201,7 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
         notes = dict.fromkeys(str(r.note).removesuffix(_UNMOVED).removesuffix(_UNMOVED[2:]) for r in group)
         sentences = "; ".join(
             f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)}, published "
-            f"{_cell(r.published)}, reproduced {_cell(r.reproduced_as_printed)} (`{r.claim}`)"
+            f"{_shown(r, 'published')}, reproduced {_shown(r, 'reproduced')} (`{r.claim}`)"
             for r in group
         )
         out.append(f"- {finding}{sentences}{links}. {' '.join(_cell(n) for n in notes if n)}")
@@ -201,7 +215,7 @@ def _claims_table(rows: pd.DataFrame, study: str) -> list[str]:
         if isinstance(r.figure, str) and r.figure and study:
             where += f" ([figure](#{figure_anchor(r.figure)}))"
         out.append(
-            f"| `{r.claim}` | {_cell(where)} | {_cell(r.published)} | {_cell(r.reproduced_as_printed)} | "
+            f"| `{r.claim}` | {_cell(where)} | {_shown(r, 'published')} | {_shown(r, 'reproduced')} | "
             f"{MARKS.get(r.status, r.status)} | {_cell(r.note)} |"
         )
     return out + [""]
