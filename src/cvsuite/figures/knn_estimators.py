@@ -31,33 +31,57 @@ def shapes(masks: np.ndarray, images: np.ndarray, labels: np.ndarray, seed: int)
 
 
 def estimator_errors(estimates: pd.DataFrame, summary: pd.DataFrame, names: list[str], sigma: float, k: int) -> Figure:
-    """Per estimator, the distribution over datasets of estimate - true accuracy."""
+    """Per estimator, the distribution over datasets of estimate - true accuracy, and its mean with
+    ``ERROR_BAR_SE`` standard errors (the summary's ``mean_error_se``)."""
     fig, ax = style.subplots(figsize=(8, 5))
     data = [estimates.loc[estimates["estimator"] == n, "error"] for n in names]
-    parts = ax.boxplot(
-        data,
-        showmeans=True,
-        whis=(0, 100),
-        medianprops={"color": "black"},
-        meanprops={"marker": "^", "markerfacecolor": style.EXPECTED, "markeredgecolor": style.EXPECTED},
-    )
+    parts = ax.boxplot(data, whis=(0, 100), medianprops={"color": "black"})
     for lines in parts.values():
-        style.explained(lines, "the x axis label: box quartiles, whiskers range, triangle mean")
+        style.explained(lines, "the x axis label: box quartiles, whiskers range")
     ax.set_xticks(range(1, len(names) + 1), names)
     for i, values in enumerate(data, start=1):
         jitter = np.linspace(-0.12, 0.12, len(values))
         label = f"one dataset (blur {sigma}, k = {k}; {len(values)} datasets)"
         ax.plot(i + jitter, values, "o", color="0.3", markersize=3, alpha=0.6, label=label)
+    stats = summary.set_index("estimator").loc[names]
+    style.error_bars(
+        ax,
+        range(1, len(names) + 1),
+        stats["mean_error"],
+        stats["mean_error_se"],
+        fmt="^",
+        color=style.EXPECTED,
+        markersize=8,
+        zorder=3,
+        label="mean error over the datasets",
+    )
     style.reference_line(ax, 0, "0: estimate = true accuracy", kind="truth")
-    sd = summary.set_index("estimator")["sd_error"]
     ax.set(
-        xlabel="estimator (box: quartiles; whiskers: range; triangle: mean)",
+        xlabel="estimator (box: quartiles; whiskers: range)",
         ylabel="estimate − true accuracy",
-        title=f"No estimator is biased; the holdout's error spreads {sd[names[0]] / sd[names[1]]:.1f}x "
-        f"as much as {names[1]}'s",
+        title=_errors_title(stats, names),
     )
     style.figure_legend(fig)
     return fig
+
+
+def _errors_title(stats: pd.DataFrame, names: list[str]) -> str:
+    """What these datasets show of the mean errors (distinguishable from zero: beyond 2 s.e., the
+    summary's own test) and of the spreads; not that an estimator is unbiased, which more
+    datasets could refute."""
+    n = int(stats["n_datasets"].iloc[0])
+    ratio = (stats["mean_error"] / stats["mean_error_se"]).abs()
+    distinguishable = list(stats.index[stats["bias_distinguishable_from_zero"]])
+    if distinguishable:
+        means = ", ".join(f"{e} {stats.loc[e, 'mean_error']:+.3f} ({ratio[e]:.1f} s.e.)" for e in distinguishable)
+        first = f"Over {n} datasets a mean error distinguishable from zero: {means}"
+    else:
+        first = (
+            f"Over {n} datasets no estimator's mean error is distinguishable from zero\n"
+            f"(largest: {ratio.idxmax()}'s, {ratio.max():.1f} s.e.)"
+        )
+    spread = stats["sd_error"]
+    return f"{first}; the holdout's error spreads {spread[names[0]] / spread[names[1]]:.1f}x as much as {names[1]}'s"
 
 
 def repartition_spread(
@@ -81,10 +105,12 @@ def repartition_spread(
     style.reference_line(ax, true, f"true accuracy {true:.3f}", kind="truth", vertical=True)
     ax.set_yticks(range(len(names)), names)
     ax.set_ylim(-0.5, len(names) - 0.5)
-    spread = {n: 100 * np.ptp(repartitions.loc[repartitions["estimator"] == n, "estimate"]) for n in names}
-    title = (
-        f"Dataset {dataset}, {n_partitions} random partitions: the holdout's estimate spans "
-        f"{spread[names[0]]:.0f} percentage points,\n{names[1]}'s {spread[names[1]]:.1f}"
+    spread = {n: np.ptp(repartitions.loc[repartitions["estimator"] == n, "estimate"]) for n in names}
+    first = dataset == estimates["dataset"].min()
+    which = f"The first dataset (dataset {dataset})" if first else f"Dataset {dataset}"
+    title = (  # ranges in the axis' own unit, accuracy as a fraction
+        f"{which}, {n_partitions} random partitions: the holdout's estimated\n"
+        f"accuracy ranges over {spread[names[0]]:.3g}, {names[1]}'s over {spread[names[1]]:.3g}"
     )
     ax.set(xlabel="estimated accuracy (one point per partition)", ylabel="estimator", title=title)
     style.figure_legend(fig)

@@ -42,9 +42,9 @@ def _composition(subfig, composition: pd.DataFrame, per_class: int) -> None:
         counts = table.to_numpy()
         image = ax.imshow(counts, cmap="Greys", norm=norm, aspect="auto")
         whole = int((counts == per_class).sum())
-        ax.set(
-            xlabel="class",
-            ylabel="fold",
+        ax.set(  # classes keep their labels (from 0), folds the table's numbers (from 1): both said
+            xlabel=f"class label ({table.columns.min()}–{table.columns.max()})",
+            ylabel=f"fold number ({table.index.min()}–{table.index.max()})",
             title=f"{LABELS[scheme]}:\n{whole} whole class{'es' if whole != 1 else ''} held out;\n"
             f"a fold holds {_span(counts)} of each class",
         )
@@ -92,11 +92,15 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
     # A fold is at least one class long while n / K >= per_class, that is K <= classes.
     whole = f"K = {n_classes}: a fold is one whole class"
     style.reference_line(k_ax, n_classes, whole, vertical=True, linestyle="-", linewidth=0.8)
-    k_ax.set_title(
-        f"All four schemes: unshuffled folds\nscore below chance for K ≤ {collapsed.max()}"
-        if len(collapsed)
-        else "All four schemes: unshuffled folds\nnever score below chance here"
-    )
+    if len(collapsed):
+        scores = unshuffled.loc[unshuffled["folds"].isin(collapsed), "cv_accuracy_percent"]
+        span = _span(scores.round().astype(int).to_numpy()) + "%"
+        k_ax.set_title(
+            f"All four schemes: unshuffled KFold\nscores {span} for K ≤ {collapsed.max()},\n"
+            f"below chance ({verdict['chance_accuracy_percent']:.0f}%)"
+        )
+    else:
+        k_ax.set_title("All four schemes: unshuffled KFold\nnever scores below chance here")
     zoom_ax.set_title("The other three, enlarged:\nclose to the truth and to each other")
 
     at_k = summary[summary["folds"] == n_folds].set_index("scheme").loc[list(SCHEMES)]
@@ -116,6 +120,17 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
         centres = [b.get_x() + b.get_width() / 2 for b in bars]
         errors = style.error_bars(bar_ax, centres, at_k[column], at_k[f"{column}_se"], fmt="none", color="black")
         style.explained(errors, "the bars' legend entries")
+    for bar, value in zip(reported, at_k["cv_accuracy_percent"]):
+        if value < 2:  # a bar this low cannot be seen: its value is written at the baseline
+            bar_ax.annotate(
+                f"{value:.0f}%",
+                (bar.get_x() + bar.get_width() / 2, 0),
+                xytext=(0, 3),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=style.SMALL_PT,
+            )
     style.explained(
         reported, "the colour of its scheme, as in the left panel; the legend entry shows the fill or the hatch"
     )
