@@ -23,7 +23,7 @@ def main(job: Job) -> StudyResult:
             "findings": variance_findings(table, differences),
             "differences": differences,
         },
-        figures={"variance_by_k": figures.variance_by_k(table, params["sigma"], params["k"])},
+        figures={"variance_by_k": figures.variance_by_k(table, params["sigma"], params["k"], differences)},
     )
 
 

@@ -168,3 +168,15 @@ def test_variance_differences_are_paired_over_the_same_datasets(moments):
         )
         paired = (errors[k] - errors[k].mean()) ** 2 - (errors[versus] - errors[versus].mean()) ** 2
         assert row["variance_difference_se"] == pytest.approx(paired.std(ddof=1) / np.sqrt(len(SEEDS)))
+
+
+def test_the_figure_title_states_the_largest_paired_difference_in_standard_errors(moments):
+    from cvsuite.figures.cv_variance import variance_by_k
+
+    differences = variance_differences(moments)
+    largest = differences.loc[differences["difference_over_se"].abs().idxmax()]
+    title = variance_by_k(variance_decomposition(moments), SIGMA, K_NEIGHBOURS, differences)._suptitle.get_text()
+    verb = "depends" if abs(largest["difference_over_se"]) > 2 else "does not depend"
+    assert f"Var[CV] {verb} on K" in title
+    assert f"K = {int(largest['K'])} against {int(largest['versus'])}" in title
+    assert f"{abs(largest['difference_over_se']):.1f} times its s.e." in title

@@ -46,6 +46,16 @@ def cv_error_wrong_and_right(
         ("true_error_percent", "final model,\nfresh\nsamples", style.TRUTH),
     ]
     replicate_columns(data_ax, book_design, columns, jitter)
+    shown = {column: book_design[column].mean() for column, _, _ in columns}
+    for x, (column, _, _) in enumerate(columns):  # each mean's value beside it: the title quotes it
+        data_ax.annotate(
+            f"{shown[column]:.1f}%",
+            (x + 0.32, shown[column]),
+            xytext=(6, 4),
+            textcoords="offset points",
+            va="bottom",
+            fontsize=style.SMALL_PT,
+        )
     lines = (
         (references["wrong_way"], f"ESL: wrong-way CV error {references['wrong_way']:g}%", {}),
         (references["true_error"], f"ESL: true error {references['true_error']:g}%", {"linestyle": ":"}),
@@ -78,11 +88,14 @@ def cv_error_wrong_and_right(
 
     by = published.set_index("statistic")
     wrong, right = by.loc["wrong_way_cv_error_percent"], by.loc["right_way_cv_error_percent"]
+    # The title's means are over all the datasets (the right panel's top row); the left panel's
+    # are over the book's count, so both are stated.
     fig.suptitle(
         f"Screening {selected} of {null.predictors:,} noise predictors on all {null.samples} "
         f"samples: CV error {wrong['expected']:.1f}% (ESL: {references['wrong_way']:g}%);\n"
         f"inside each fold: {right['expected']:.1f}%; true error {references['true_error']:g}% "
-        f"({int(wrong['replicates'])} datasets)"
+        f"({int(wrong['replicates'])} datasets: right, top row; the {len(book_design)} shown left: "
+        f"{shown['wrong_way_cv_error_percent']:.1f}%, {shown['right_way_cv_error_percent']:.1f}%)"
     )
     return fig
 
@@ -125,9 +138,11 @@ def heldout_correlations(
         )
         row = by.loc[f"{procedure}_mean_heldout_correlation"]
         expected = f"one fold's mean: expected\n{row['expected']:+.3f}, s.d. {row['design_sd']:.3f}"
-        style.reference_line(ax, row["expected"], expected, kind="reproduced", vertical=True)
+        # Wide black under the thin teal dashes: where the two coincide (the right way, near 0)
+        # the black shows on both sides of the teal and between its dashes.
+        style.reference_line(ax, row["expected"], expected, kind="reproduced", vertical=True, linewidth=3.5)
         label = f"ESL (one fold): about {references[reference]:g}"
-        style.reference_line(ax, references[reference], label, kind="published", vertical=True)
+        style.reference_line(ax, references[reference], label, kind="published", vertical=True, zorder=3)
         ax.set(ylabel="share of correlations (%)", title=title, ylim=(0, 1.1 * bins["share_percent"].max()))
         style.legend(ax, loc="upper left", bbox_to_anchor=(1.02, 1))
     axes[1].set(

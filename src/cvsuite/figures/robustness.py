@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -15,21 +17,46 @@ SCALES = (  # (columns' prefix, label, colour, row)
 )
 PASS = "#a1d99b"  # the criterion, in green
 PASS_LINE = "#238b45"
+COLUMNS = 2  # 15 panels in one column made a figure 2.4 times as tall as wide
+WRAP = 60  # characters of a panel's title or axis label per line, at half the figure's width
 
 
-def _criterion(ax, region: PassRegion) -> None:
+def _wrap(text: str) -> str:
+    return "\n".join(textwrap.wrap(text, WRAP))
+
+
+def _criterion(ax, region: PassRegion, reference: float) -> None:
     """The pass region shaded, or the line the fresh error bar must clear or cover; the axis
-    reaches every threshold, so that the criterion's edge is in view."""
-    edges = [v for v in (region.low, region.high, region.reference) if v is not None and np.isfinite(v)]
+    reaches every threshold and the finding's ``reference`` value, and an open region reaches on
+    past its edge, so that the criterion and what the finding measures from are in view."""
+    edges = [v for v in (region.low, region.high, region.reference, reference) if v is not None and np.isfinite(v)]
     left, right = ax.get_xlim()
-    pad = 0.08 * (max(right, *edges) - min(left, *edges))
+    span = max(right, *edges) - min(left, *edges)
+    pad = 0.08 * span
     left, right = min(left, min(edges) - pad), max(right, max(edges) + pad)
-    if region.bar is not None:
-        label, line = {
-            "above": ("criterion: the whole bar must lie right of this line", "--"),
-            "around": ("criterion: the bar must cover this line", "-."),
-        }[region.bar]
-        style.reference_line(ax, region.reference, label, vertical=True, color=PASS_LINE, linestyle=line)
+    if region.bar is None and region.low is not None and region.high is None:  # open to the right
+        right = max(right, region.low + 0.3 * span)
+    if region.bar is None and region.high is not None and region.low is None:  # open to the left
+        left = min(left, region.high - 0.3 * span)
+    if region.bar == "above":
+        # A one-sided region of its own look (hatched, not filled): the whole bar, not only the
+        # point, must lie in it; a dashed line beside the dash-dot "around" was hard to tell apart.
+        ax.axvspan(
+            region.reference,
+            right,
+            facecolor="none",
+            edgecolor=PASS_LINE,
+            hatch="//",
+            linewidth=0,
+            alpha=0.45,
+            zorder=0,
+            label="criterion: the whole bar must lie in the hatched side",
+        )
+        style.reference_line(ax, region.reference, None, vertical=True, color=PASS_LINE, linestyle="-", linewidth=1.6)
+        style.explained(ax.lines[-1], "the edge of the hatched region of the legend")
+    elif region.bar == "around":
+        label = "criterion: the bar must cover this line"
+        style.reference_line(ax, region.reference, label, vertical=True, color=PASS_LINE, linestyle="-.", linewidth=1.6)
     elif region.low is not None and region.low == region.high:
         style.reference_line(ax, region.low, "criterion: exactly this value", vertical=True, color=PASS_LINE)
     else:
@@ -39,31 +66,56 @@ def _criterion(ax, region: PassRegion) -> None:
     ax.set_xlim(left, right)
 
 
+def _title(row) -> str:
+    """The conclusion in its document's words, what the study finds, and the criterion."""
+    verdict = "HELD" if row.held else "NOT HELD"
+    return "\n".join(
+        (
+            _wrap(f"{verdict}: “{row.words}” ({row.document})"),
+            _wrap(f"finding: {row.finding}"),
+            _wrap(f"criterion: {row.criterion}"),
+        )
+    )
+
+
 def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion]) -> Figure:
     """Each conclusion's statistic at the document's scale and at the new scale, with error bars
     and its criterion (``regions``, by conclusion, as the fresh scale reads it), so that whether it
-    holds can be judged by eye."""
-    fig, axes = style.subplots(len(table), 1, figsize=(9, 1.45 * len(table) + 1.6))
+    holds can be judged by eye. Each panel is titled with the document's words and the study's
+    finding, its x axis with the statistic (its unit); the finding's reference value (0, 0.5, 2:
+    what its "SE from" counts from) is drawn where it is not already the criterion's line."""
+    rows = -(-len(table) // COLUMNS)
+    fig, grid = style.subplots(rows, COLUMNS, figsize=(10.5, 3.15 * rows + 0.8))
+    cells = list(grid.flat)
+    axes = cells[: len(table)]
     for ax, row in zip(axes, table.itertuples()):
+        ticks = []
         for prefix, label, colour, y in SCALES:
             est, se, n = (getattr(row, f"{prefix}_{c}") for c in ("estimate", "se", "datasets"))
             se = 0.0 if not np.isfinite(se) else se  # one sample: no standard error
             style.error_bars(ax, y, est, se, horizontal=True, fmt="o", color=colour, label=label)
-            ax.text(
-                1.01,
-                y,
-                f"{n} dataset{'s' if n != 1 else ''}",
-                transform=ax.get_yaxis_transform(),
-                va="center",
-            )
+            ticks.append(f"{n} dataset{'s' if n != 1 else ''}")
         ax.margins(x=0.15)
         ax.autoscale_view()
-        _criterion(ax, regions[row.conclusion])
-        ax.set_yticks([])
+        region = regions[row.conclusion]
+        _criterion(ax, region, row.reference)
+        if np.isfinite(row.reference) and row.reference != region.reference:
+            label = "the value the finding measures from (its 'SE from')"
+            style.reference_line(ax, row.reference, label, vertical=True, zorder=1.5)
+        ax.set_yticks([y for *_, y in SCALES], ticks)
+        ax.tick_params(axis="y", length=0)
         ax.set_ylim(-0.8, 1.8)
-        verdict = "held" if row.held else "NOT held"
-        ax.set_title(f"{row.conclusion}: {verdict} ({row.criterion})", loc="left")
-    axes[-1].set_xlabel("statistic of the conclusion (units in its row of results/robustness/conclusions.csv)")
-    style.figure_legend(fig)
-    fig.suptitle(f"{int(table['held'].sum())} of {len(table)} conclusions hold on fresh datasets")
+        ax.set_title(_title(row), loc="left", fontsize=style.SMALL_PT)
+        ax.set_xlabel(_wrap(row.statistic), fontsize=style.SMALL_PT)
+    spare = cells[len(table) :]
+    for ax in spare:
+        ax.set_visible(False)  # laid out, not drawn
+    if spare:  # the figure's legend in the empty cell, where it covers nothing
+        style.legend(fig, axes=axes, loc="center", bbox_to_anchor=(0, 0, 1, 1), bbox_transform=spare[-1].transAxes)
+    else:
+        style.figure_legend(fig)
+    fig.suptitle(
+        f"{int(table['held'].sum())} of {len(table)} conclusions hold on fresh datasets "
+        "(grey: the document's own scale; black: fresh datasets)"
+    )
     return fig

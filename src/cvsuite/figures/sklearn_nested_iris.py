@@ -42,7 +42,8 @@ def difference_by_trial(gallery: pd.DataFrame, summary: pd.DataFrame, reference:
         ax, published["mean"], f"mean, printed by the gallery: {published['mean']:.6f}", kind="published"
     )
     band = f"mean ± s.d. {sd:.6f} (printed {published['sd']:.6f})"
-    ax.axhspan(mean - sd, mean + sd, color=style.REFERENCE, alpha=0.12, label=band)
+    # Below the bars (zorder 1): drawn over them, the band would give each bar two tones.
+    ax.axhspan(mean - sd, mean + sd, color=style.REFERENCE, alpha=0.12, label=band, zorder=0.5)
     ax.set(
         xlabel="trial (random_state of both KFold splitters)",
         ylabel="score difference (accuracy)",
@@ -51,6 +52,11 @@ def difference_by_trial(gallery: pd.DataFrame, summary: pd.DataFrame, reference:
     style.integer_axis(ax, "x")
     style.figure_legend(fig)
     return fig
+
+
+def _outer_choices_differ(base: pd.DataFrame, alternative: pd.DataFrame, trial: int) -> bool:
+    """Whether some outer fold of the nested estimate chose another setting under the other rule."""
+    return base.loc[trial, "nested_settings"].split("; ") != alternative.loc[trial, "nested_settings"].split("; ")
 
 
 def combining_rules(
@@ -98,15 +104,32 @@ def combining_rules(
     if other:
         alternative = pair(other[0])
         trial_ax.plot(alternative.index, alternative["difference"], "x", color=style.STD_ERROR, label=names[other[0]])
-        for trial in base.index[base["non_nested_setting"] != alternative["non_nested_setting"]]:
+        winner_moves = base.index[base["non_nested_setting"] != alternative["non_nested_setting"]]
+        for trial in winner_moves:
             trial_ax.axvline(trial, color=style.REFERENCE, alpha=0.3, linewidth=6, label="the winner moves (shaded)")
+        # The nested estimate's outer folds choose again too: in trial 6 that, not the winner,
+        # moves the difference by a whole item. Mark those trials and name the largest move.
+        choice_moves = [t for t in base.index if _outer_choices_differ(base, alternative, t)]
+        trial_ax.plot(
+            choice_moves,
+            np.full(len(choice_moves), 0.95),
+            "v",
+            color="0.3",
+            transform=trial_ax.get_xaxis_transform(),
+            label="an outer fold of the nested estimate\nchooses another setting (▼)",
+        )
         changed = summary[(summary["inner_combine"] == other[0]) & (summary["outer_combine"] == other[0])].iloc[0]
         doing = {"pooled": "Pooling", "mean_of_folds": "Averaging fold scores"}[other[0]]
         title = (
-            f"{doing} moves the non-nested winner in\n"
-            f"{int(changed['non_nested_winner_changes'])} trials (shaded) and {int(changed['nested_choice_changes'])} "
-            f"outer-fold choices"
+            f"{doing} moves the non-nested winner in {int(changed['non_nested_winner_changes'])} trials (shaded)\n"
+            f"and {int(changed['nested_choice_changes'])} outer-fold choices in {len(choice_moves)} trials (▼)"
         )
+        moved = (alternative["difference"] - base["difference"]).abs().idxmax()
+        if moved in choice_moves and moved not in winner_moves:
+            title += (
+                f"; the largest move,\ntrial {moved}: {base.loc[moved, 'difference']:.4f} → "
+                f"{alternative.loc[moved, 'difference']:.4f}, is an outer-fold choice"
+            )
     trial_ax.set(xlabel="trial", ylabel="non-nested minus nested score", title=title)
     style.integer_axis(trial_ax, "x")
     style.figure_legend(fig)
@@ -115,7 +138,11 @@ def combining_rules(
 
 
 def optimism_side_by_side(by_replicate: pd.DataFrame, side_by_side: pd.DataFrame) -> Figure:
-    """The optimism of non-nested selection on iris beside the shape images'."""
+    """The optimism of non-nested selection on iris beside the shape images'.
+
+    Optimism here is the non-nested score minus the nested estimate (the gallery's difference), not
+    nested_optimism's winner's score minus the chosen model's true accuracy; iris's replicates are
+    the gallery's trials, resplits of its one dataset."""
     fig, ax = style.subplots(figsize=(8, 5))
     jitter = np.random.default_rng(0)  # display only
     for x, row in enumerate(side_by_side.itertuples()):
@@ -133,10 +160,17 @@ def optimism_side_by_side(by_replicate: pd.DataFrame, side_by_side: pd.DataFrame
         )
     style.reference_line(ax, 0.0, "0: no optimism", kind="truth")
     ax.set_xticks(range(len(side_by_side)), [s.replace(" (", "\n(") for s in side_by_side["study"]])
+    iris = side_by_side[side_by_side["study"].str.startswith("iris")]
+    resplits = (
+        f"\niris's error bar: {int(iris['replicates'].iloc[0])} resplits of one dataset, not fresh datasets"
+        if len(iris)
+        else ""
+    )
     ax.set(
-        ylabel="optimism: non-nested minus nested score",
+        ylabel="optimism here: non-nested minus nested score\n(not the winner's score minus the truth)",
         title="Non-nested optimism: "
-        + ", ".join(f"{r.mean_optimism:+.4f} ({r.n_candidates} settings)" for r in side_by_side.itertuples()),
+        + ", ".join(f"{r.mean_optimism:+.4f} ({r.n_candidates} settings)" for r in side_by_side.itertuples())
+        + resplits,
     )
     style.figure_legend(fig)
     return fig
