@@ -50,7 +50,7 @@ def main(job: Job) -> StudyResult:
     )
     example = study.example_series(process, design, p["ar_coefficient"], p["first_seed"])
     figure = figures.random_folds_against_temporal_holdout(
-        example, by_phi, by_radius, verdict.iloc[0], n_cuts=len(p["cut_fractions"])
+        example, by_phi, by_radius, future_withheld, verdict.iloc[0], n_cuts=len(p["cut_fractions"])
     )
     return StudyResult(
         tables={

@@ -159,3 +159,16 @@ def test_the_recovered_table_carries_its_mirror_and_says_it_was_recovered():
     assert np.array_equal(recovered_y(table, DESIGN), RECOVERED_Y)
     with pytest.raises(ValueError, match="x is not 1..12"):
         recovered_y(table.iloc[::-1], DESIGN)
+
+
+def test_the_convention_screen_says_arithmetic_reasons_in_words_not_code_names():
+    from cvsuite.figures.recover_twelve_points import _in_words
+
+    said = _in_words(
+        "polynomial: no 4 fold errors have the printed mean, s.d. and polynomial_fold_4 = 0.5755, "
+        "polynomial_fold_3 = 0.1568; line: held-out sum of squares at most 0.5258"
+    )
+    assert said == (
+        "for the polynomial, no 4 fold errors have the printed mean, s.d., fold 4 error 0.5755 and fold 3 error "
+        "0.1568; for the line, held-out sum of squares at most 0.5258"
+    )

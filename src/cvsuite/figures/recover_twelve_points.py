@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import numpy as np
@@ -54,9 +55,38 @@ def recovered_table(recovered: pd.DataFrame, solutions: pd.DataFrame, summary: p
     return fig
 
 
+def _in_words(arithmetic: str) -> str:
+    """An ``arithmetic_problems`` reason as a reader says it: "polynomial: ... and polynomial_fold_4
+    = 0.5755, polynomial_fold_3 = 0.1568" becomes "for the polynomial, ..., fold 4 error 0.5755 and
+    fold 3 error 0.1568"."""
+    said = []
+    for problem in arithmetic.split("; "):
+        problem = re.sub(r"^(\w+): ", r"for the \1, ", problem)
+        listed = re.search(r"the printed mean, s\.d\. and (.+)$", problem)
+        if listed:
+            folds = [re.sub(r"^\w+_fold_(\d+) = ", r"fold \1 error ", item) for item in listed[1].split(", ")]
+            folds = ", ".join(folds[:-1]) + " and " + folds[-1] if len(folds) > 1 else folds[0]
+            problem = problem[: listed.start()] + "the printed mean, s.d., " + folds
+        said.append(problem.replace("_", " "))
+    return "; ".join(said)
+
+
 def convention_screen(screen: pd.DataFrame, settled: Convention) -> Figure:
-    """Best largest miss (printed units) per convention searched; the ones arithmetic rules out named."""
-    fig, ax = style.subplots(figsize=(10.5, 0.62 * len(screen) + 2.4))
+    """The smallest largest miss (printed units) each convention's search reached, over its random
+    starting points; the conventions arithmetic rules out, with the reason in words.
+
+    A convention that gives the same figures as another on every start (pooled CV and the mean of
+    the folds, over equal folds: ``same_figures_as``) shares its row.
+    """
+    count, total = int((screen["verdict"] == "consistent").sum()), len(screen)
+    twins = screen["same_figures_as"].fillna("").astype(str)
+    shared = set(twins[twins != ""])
+    screen = screen[twins == ""]
+    labels = [
+        label.replace("CV mean of folds", "CV mean of folds or pooled") if label in shared else label
+        for label in screen["label"]
+    ]
+    fig, ax = style.subplots(figsize=(10.5, 0.5 * len(screen) + 2.6))
     y = np.arange(len(screen))[::-1]
     best = screen["best_largest_miss_printed_units"].to_numpy(dtype=float)
     searched = ~np.isnan(best)
@@ -70,25 +100,28 @@ def convention_screen(screen: pd.DataFrame, settled: Convention) -> Figure:
         rows = searched & chosen
         ax.barh(y[rows], best[rows] - low, left=low, color=colour, label=label)
     for yi, text in zip(y[~searched], screen.loc[~searched, "arithmetic"]):
-        wrapped = textwrap.fill("ruled out by arithmetic: " + text, 75)
+        wrapped = textwrap.fill("ruled out by arithmetic: " + _in_words(text), 80)
         ax.text(low * 1.1, yi, wrapped, va="center", fontsize=style.SMALL_PT, color="0.3")
     # The line is the criterion of the searched conventions only: it stops above the ones
     # arithmetic rules out, whose reasons are written across their rows.
-    reads = "0.5 of a last digit: reads as printed"
-    ax.vlines(0.5, y[searched].min() - 0.5, len(screen), **style.LINES["published"], label=reads)
-    ax.set_yticks(y, [label.replace(", s.d.", ",\ns.d.") for label in screen["label"]])
+    reads = "half a last digit: a miss below it reads as printed"
+    ax.vlines(0.5, y[searched].min() - 0.5, len(screen), **style.LINES["reference"], label=reads)
+    ax.set_yticks(y, [label.replace(", s.d.", ",\ns.d.") for label in labels])
     ax.set_ylim(-0.7, len(screen) - 0.3)
+    starts = int(screen["starts_searched"].max())
+    ax.set_xlim(low, high)
+    style.log_axis(ax, "x", (0.1, 0.5, 1, 5, 10, 50, 100))
     ax.set(
-        xscale="log",
         xlim=(low, high),
-        xlabel="best largest miss of the printed figures over the starts,\nin units of their last digit (log scale)",
+        xlabel=f"largest miss of the printed figures, in units of their last digit, for the best\n"
+        f"of the search's {starts} random starting points (log scale)",
     )
     style.figure_legend(fig)
-    count = int((screen["verdict"] == "consistent").sum())
     training = "RSS / n" if settled.training_error == "mean" else "RSS / (n - p)"
     fig.suptitle(
-        f"{count} of {len(screen)} conventions reproduce the printed figures, all with the same numbers:\n"
+        f"{count} of {total} conventions reproduce the printed figures, all with the same numbers:\n"
         f"fold error = {settled.fold_error} squared error, fold s.d. with ddof {settled.fold_sd_ddof}, "
-        f"training error = {training}"
+        f"training error = {training}\n"
+        f"(over equal folds, pooled CV gives the same figures as the mean of folds: {len(shared)} pairs share a row)"
     )
     return fig

@@ -10,17 +10,32 @@ from cvsuite.figures import style
 
 # The truly next period, which the holdout tracks: wide and pale under the holdout's curve.
 NEXT_PERIOD = {"color": style.TRUTH, "linewidth": 3.0, "alpha": 0.5, "mfc": "white"}
+# The holdout's cut is a mark on the day axis, not a bound like the forecast floor: dash-dotted,
+# so that the two grey reference marks are told apart in the legend.
+CUT = {**style.LINES["reference"], "linestyle": "-."}
+# Random folds denied only each held-out day's future: the same blue, an open diamond.
+FUTURE_ONLY = {"color": style.TRAIN, "fmt": "D", "mfc": "white", "markersize": 7, "capsize": 3}
 
 
 def random_folds_against_temporal_holdout(
-    example: pd.DataFrame, by_phi: pd.DataFrame, by_radius: pd.DataFrame, verdict: pd.Series, *, n_cuts: int
+    example: pd.DataFrame,
+    by_phi: pd.DataFrame,
+    by_radius: pd.DataFrame,
+    future_withheld: pd.DataFrame,
+    verdict: pd.Series,
+    *,
+    n_cuts: int,
 ) -> Figure:
     """An example stretch of sales (top), the three errors against phi and random folds against
     the radius (bottom).
 
+    ``future_withheld`` is ``errors_with_future_withheld``: random folds denied only the days
+    after each held-out day, drawn beside the two-sided radii (the erratum
+    oos.shop.drop-is-knowing-the-future: the future alone closes only part of the gap).
     ``verdict`` is the verdict table's row; it gives the main phi, K and the horizon. ``n_cuts``
     is the number of temporal-holdout cuts. The truly-next-period error, which the holdout tracks,
-    is drawn wide and pale under the holdout's so that neither hides the other.
+    is drawn wide and pale under the holdout's so that neither hides the other; at the main phi
+    the two are also written on the panel, one above and one below the lines.
     """
     phi_main, n_folds, horizon_days = verdict["ar_coefficient"], verdict["folds"], verdict["horizon_days"]
     fig, axes = style.subplots(2, 2, figsize=(10.5, 9.5))
@@ -47,11 +62,11 @@ def random_folds_against_temporal_holdout(
         color=style.EXPECTED,
         label=f"temporal holdout: fitted before day {cut}",
     )
-    style.reference_line(ex_ax, cut, f"day {cut}: the holdout's cut", vertical=True)
+    ex_ax.axvline(cut, **CUT, label=f"day {cut}: the holdout's cut")
     ex_ax.set(
         xlabel="day",
         ylabel="sales (units per day)",
-        title=f"Series 1, φ = {phi_main}: random folds fill gaps; the holdout forecasts from day {cut} on",
+        title=f"Series 0, φ = {phi_main}: random folds fill gaps; the holdout forecasts from day {cut} on",
     )
     style.integer_axis(ex_ax, "x")
 
@@ -87,22 +102,48 @@ def random_folds_against_temporal_holdout(
         radii["random_folds_mse"],
         radii["random_folds_mse_se"],
         color=style.TRAIN,
-        label="random folds, nearby days withheld",
+        label="random folds, days withheld on both sides",
     )
-    for value, se, how, label in (
-        (verdict["next_period_mse"], verdict["next_period_mse_se"], NEXT_PERIOD, "truly next period"),
-        (verdict["temporal_holdout_mse"], verdict["temporal_holdout_mse_se"], {"color": style.EXPECTED}, "holdout"),
+    future = future_withheld[future_withheld["ar_coefficient"] == phi_main].iloc[0]
+    after_days = int(future["future_withheld_days"])
+    style.error_bars(
+        rad_ax,
+        after_days,
+        future["random_folds_mse"],
+        future["random_folds_mse_se"],
+        **FUTURE_ONLY,
+        label=f"random folds, only the {after_days} days after withheld",
+    )
+    # The next period (65.0) and the holdout (64.8) lie on one another: the pale wide line shows
+    # under the thin dashed one, and each is written on the panel, one above and one below.
+    for value, se, how, label, side in (
+        (verdict["next_period_mse"], verdict["next_period_mse_se"], "truth", f"truly next {horizon_days} days", 1),
+        (verdict["temporal_holdout_mse"], verdict["temporal_holdout_mse_se"], "holdout", "temporal holdout", -1),
     ):
-        line = {"linestyle": "--", "linewidth": 1.2, **{k: v for k, v in how.items() if k != "mfc"}}
-        rad_ax.axhline(value, **line, label=f"φ = {phi_main}, {label}: {value:.1f} (s.e. {se:.1f})")
+        line = (
+            style.LINES["truth"] if how == "truth" else {"color": style.EXPECTED, "linestyle": "--", "linewidth": 1.4}
+        )
+        drawn = rad_ax.axhline(value, **line)
+        style.explained(drawn, "written on the panel")
+        rad_ax.annotate(
+            f"{label}: {value:.1f} (s.e. {se:.1f})",
+            xy=(0.02, value),
+            xycoords=("axes fraction", "data"),
+            xytext=(0, 5 * side),
+            textcoords="offset points",
+            va="bottom" if side > 0 else "top",
+            color=line["color"] if how != "truth" else style.TRUTH,
+            fontsize=style.SMALL_PT,
+        )
     rad_ax.set(
-        xlabel="days withheld each side of a held-out day",
+        xlabel="days withheld beside each held-out day",
         ylabel="mean squared error (units²)",
-        title=f"φ = {phi_main}: withholding {int(verdict['widest_exclusion_radius_days'])} days each side\n"
-        f"closes {verdict['gap_closed_widest_radius_percent']:.0f}% of the gap",
+        title=f"φ = {phi_main}: withholding {int(verdict['widest_exclusion_radius_days'])} days each side closes "
+        f"{verdict['gap_closed_widest_radius_percent']:.0f}%\nof the gap; the {after_days} days after alone close "
+        f"{verdict['gap_closed_future_withheld_percent']:.0f}%",
     )
     top = max(verdict["next_period_mse"], verdict["temporal_holdout_mse"], radii["random_folds_mse"].max())
-    rad_ax.set_ylim(top=1.08 * top)  # the two reference lines clear of the frame
+    rad_ax.set_ylim(top=1.14 * top)  # room for the next period's words above its line
     rad_ax.set_xticks(radii["exclusion_radius_days"])
     style.integer_axis(rad_ax, "x")
     style.figure_legend(fig, axes=[ex_ax, phi_ax, rad_ax])

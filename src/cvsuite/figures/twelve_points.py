@@ -69,19 +69,28 @@ def fold4_extrapolation(fits: pd.DataFrame, design: Design, edge_fold: int, slop
     ax.plot(x[held], y[held] - slope * x[held], "o", mfc="white", color="black", label=f"fold {edge_fold}, held out")
     last = int(np.argmax(x))
     pred = fits.loc[last, "polynomial_held_out_prediction"]
-    ax.annotate(
-        "",
-        xy=(x[last], pred - slope * x[last]),
-        xytext=(x[last], y[last] - slope * x[last]),
-        arrowprops={"arrowstyle": "->", "color": style.EXPECTED},
-    )
+    miss_poly = pred - y[last]
+    miss_line = fits.loc[last, "line_held_out_prediction"] - y[last]
+    # Each model's miss at the largest x, an arrow from the observation to its prediction; the
+    # line's a little to the left, so that the polynomial's long arrow does not hide it.
+    for model, colour, at, miss in (
+        ("line", style.TRAIN, x[last] - 0.12, miss_line),
+        (f"degree-{design.degrees[1]} polynomial", style.EXPECTED, x[last], miss_poly),
+    ):
+        observed = y[last] - slope * x[last]
+        ax.annotate(
+            "",
+            xy=(at, observed + miss),
+            xytext=(at, observed),
+            arrowprops={"arrowstyle": "->", "color": colour, "linewidth": 1.4, "shrinkA": 0, "shrinkB": 0},
+        )
+        # The arrow's legend entry (an annotation has none): an empty line in its colour with an arrowhead.
+        ax.plot([], [], color=colour, marker="^", markersize=6, label=f"{model}'s miss at x = {x[last]:g}: {miss:+.2f}")
     style.reference_line(ax, 0, f"y = {slope:g}x exactly", linestyle="-", linewidth=0.8)
     ax.set_xticks(design.x)
     style.integer_axis(ax, "x")
     ax.set(xlabel="x", ylabel=f"y − {slope:g}x")
     style.figure_legend(fig)
-    miss_poly = pred - y[last]
-    miss_line = fits.loc[last, "line_held_out_prediction"] - y[last]
     fig.suptitle(
         f"Without fold {edge_fold}, the degree-{design.degrees[1]} fit misses y at x = {x[last]:g} by {miss_poly:+.2f} "
         f"(the line by {miss_line:+.2f})"
@@ -106,15 +115,16 @@ def fold_errors(
             label=f"{model}: CV {row.cv_error:.4f}, fold s.d. {row.fold_sd:.4f}",
         )
         ax.hlines(row.cv_error, 0.5, len(sub) + 0.5, color=colours[model], linestyle=":", label=f"{model}: CV")
+    # A document's number is teal dashed (style.LINES["published"]): a dashed segment across the
+    # polynomial's bar, as the Varma-Simon figure marks its published estimates.
+    printed = " and ".join(str(fold) for fold in sorted(published))
+    several = "s" if len(published) > 1 else ""
     for fold, value in published.items():
         ax.plot(
-            fold + width / 2,
-            value,
-            "_",
-            color=style.PUBLISHED,
-            markersize=26,
-            markeredgewidth=2.5,
-            label="published polynomial fold error",
+            [fold + width / 2 - 0.6 * width, fold + width / 2 + 0.6 * width],
+            [value, value],
+            **{**style.LINES["published"], "linewidth": 2.2},
+            label=f"published polynomial fold error\n(the document prints fold{several} {printed} only)",
         )
     ax.set_xticks(
         sorted(folds["fold"].unique()),
