@@ -114,8 +114,14 @@ def time_workflow(cores: int) -> dict:
 
 def time_tests() -> dict:
     start = time.perf_counter()
+    # The one test that reads this file's result is left out: it holds the README to the times
+    # measured here, which do not exist until this run ends.
+    readme_times = "tests/test_packaging.py::test_the_readme_states_the_measured_times"
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--deselect", readme_times],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     seconds = time.perf_counter() - start
     summary = [line for line in run.stdout.splitlines() if line.strip()][-1] if run.stdout.strip() else ""

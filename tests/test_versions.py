@@ -130,10 +130,13 @@ def test_the_documents_library_versions_reproduce_every_number(documents_python,
         read_table(workdir / "results" / "comparison.csv")[claims], on="claim", suffixes=("_lock", "_documents")
     )
     digits = both[both["reproduced_lock"] != both["reproduced_documents"]]
-    print(
+    moved_claims = (
         f"{len(digits)} of {len(both)} registered numbers move at full precision, none of these as printed: "
         + " ".join(digits["claim"])
     )
+    with (tmp_path / "versions.md").open("a") as out:
+        out.write("\n" + moved_claims + "\n")
+    print(moved_claims)
     changed = both[
         (both["status_lock"] != both["status_documents"])
         | (both["reproduced_as_printed_lock"] != both["reproduced_as_printed_documents"])
