@@ -2,7 +2,8 @@
 
 Writes the ten-lambda table, the 400-point log grid, the best lambda's exchange rate, the worked
 example's closed form beside a numerical ridge solve, the fit below the grid, and the document's
-sentences about the path and the worked example as claims; draws the document's two panels.
+sentences about the path and the worked example as claims; draws the path's risks and norm, and the
+worked example's closed form against ridge solves.
 """
 
 import numpy as np

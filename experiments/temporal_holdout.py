@@ -3,8 +3,8 @@
 "Estimating Out-of-Sample Error", Random folds against a temporal holdout, on daily sales. Writes
 each simulated series' three error figures, their Monte Carlo summaries per AR coefficient and per
 exclusion radius and with each held-out day's future withheld, one example series with both
-procedures' predictions, and the one-row verdict;
-draws the example, the errors against phi and the errors against the exclusion radius.
+procedures' predictions, and the one-row verdict; draws the example, the errors against phi and
+the errors against the exclusion radius.
 """
 
 from cvsuite.data.daily_sales import SalesProcess

@@ -116,7 +116,7 @@ ROBUST_SINE_SHARDS = shard_ranges(ROBUST["sine_first_seed"], ROBUST["sine_datase
 FRESH_SINE = {
     "sine_data": config["sine_data"],
     "ridge_path": {k: config["ridge_path"][k] for k in ("degree", "grid_start", "grid_stop", "grid_points")},
-    "k_bias": {k: config["k_bias"][k] for k in ("degree", "folds", "shuffles", "first_seed")},
+    "k_bias": {k: config["k_bias"][k] for k in ("degree", "folds", "first_seed")},  # shuffles: robustness's
     "robustness": {k: ROBUST[k] for k in ("sine_test_seed_offset", "sine_shuffles")},
 }
 
