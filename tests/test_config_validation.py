@@ -51,6 +51,12 @@ def test_every_key_in_config_yaml_has_a_comment():
         ("ridge_path", "grid_points", 2.5, "ridge_path.grid_points = 2.5"),
         ("sklearn_nested_iris", "combines", ["pooled"], "reference_combine = mean_of_folds is not among"),
         ("sklearn_nested_iris", "inner_folds", 113, "inner_folds = 113 exceeds the smallest outer training set"),
+        (
+            "twelve_observations",
+            "polynomial_degree",
+            9,
+            "polynomial_degree = 9: its 10 parameters outnumber the smallest training set of 9 observations",
+        ),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_key(block, key, value, named):

@@ -101,7 +101,8 @@ def test_spread_findings_compare_the_holdouts_spread_with_k_folds():
     findings = spread_findings(summary, repeated, "holdout 20%", "5-fold").iloc[0]
     assert findings["holdout_over_kfold_sd"] == pytest.approx(np.sqrt(0.03) / 0.05)
     assert findings["partition_spread_below_dataset_spread"]  # 0.01 < 0.05
-    assert findings["no_estimator_bias_distinguishable"] == (not summary["bias_distinguishable_from_zero"].any())
+    # mean error over s.e.: holdout 0.1 / 0.1 = 1.0, 5-fold 0.05 / 0.029 = 1.7; neither reaches 2
+    assert findings["no_estimator_bias_distinguishable"]
 
 
 def test_crosscheck_accuracy_is_scikit_learns_on_the_same_images_and_folds():

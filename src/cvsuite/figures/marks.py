@@ -1,4 +1,4 @@
-"""Marks the simulation figures of the ESL and Kohavi studies share.
+"""Marks the simulation figures of the two ESL studies share.
 
 Replicated results drawn as one column of points per quantity, with their mean and its error bars
 (the suite's convention, ``style.error_bars``) beside them.

@@ -11,7 +11,7 @@ from cvsuite.figures import style
 
 def estimates_against_truth(rows: pd.DataFrame, full: int) -> Figure:
     """Per dataset, the winner's CV score and the nested estimate against the chosen model's truth,
-    the two estimates of one dataset joined by a thin line (both sit above the same truth).
+    the two estimates of one dataset joined by a thin line (both drawn at the dataset's true accuracy).
 
     The axes run over the data only, each its own range: the estimates spread far wider than the
     truths, so an equal-aspect square would leave most of the width empty."""

@@ -133,7 +133,7 @@ def solve_dual(
         start = np.where(train, warm, AT_ZERO).astype(np.int8)
         state[:] = start
         todo = _active_set(problem, solution, todo, max_iter=max_iter, tol=tol)
-        if len(todo):  # overshot: again from the start, one freed point at a time
+        if len(todo):  # overshot: again from the start, at most two freed points at a time
             state[todo] = start[todo]
             todo = _active_set(problem, solution, todo, max_iter=2 * n, tol=tol, one_at_a_time=2)
     if len(todo):  # libsvm's own algorithm to its default tolerance, then exact from its partition

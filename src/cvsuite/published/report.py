@@ -175,7 +175,7 @@ def figure_anchor(path: str) -> str:
 
 
 # What compare() adds to the note of every differs row at the documents' settings: in the Errata,
-# which lists only those, it would be said 40 times over.
+# which lists only those, it would be said once per row.
 _UNMOVED = "; no setting of this study differs from the documents'"
 
 

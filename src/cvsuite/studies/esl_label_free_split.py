@@ -151,7 +151,7 @@ def published_statistics(per_dataset: pd.DataFrame, per_fold: pd.DataFrame, desi
 
 
 def heldout_error_distribution(per_fold: pd.DataFrame) -> pd.DataFrame:
-    """How often one held-out fold shows each error count, for the two full-data procedures."""
+    """How often one held-out fold shows each error count, for each of the three procedures."""
     rows = []
     for procedure in PROCEDURES:
         counts = per_fold[f"{procedure}_heldout_errors"]

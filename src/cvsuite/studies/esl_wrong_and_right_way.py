@@ -376,8 +376,9 @@ def claim_verdicts(per_dataset: pd.DataFrame, standard_errors: float, respectabl
 
 
 def verdict_table(rows, datasets: int) -> pd.DataFrame:
-    """Claims as a table: per (claim, verdict, criterion, value, standard errors from the truth), one
-    row, the verdict written "True" or "False", with the number of datasets behind it."""
+    """Claims as a table: per (claim, verdict, criterion, value, standard errors from the criterion's
+    reference: 50% or, for a gap, 0), one row, the verdict written "True" or "False", with the number
+    of datasets behind it."""
     return pd.DataFrame(
         [
             {

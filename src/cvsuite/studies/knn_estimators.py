@@ -120,7 +120,8 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
 
     Our stratified folds against ``StratifiedKFold(shuffle=True)``'s per-class counts, unshuffled
     ``KFold`` against ``consecutive_folds``, and our pooled K-fold accuracy against
-    ``cross_val_score`` of ``KNeighborsClassifier`` on the same splits.
+    ``cross_val_score`` of ``KNeighborsClassifier`` on the same splits (equal folds here, so pooled
+    equals the mean of the folds).
     """
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
     from sklearn.neighbors import KNeighborsClassifier

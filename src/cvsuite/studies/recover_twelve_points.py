@@ -51,7 +51,7 @@ def screen_conventions(
     """Each convention: ruled out by arithmetic (``arithmetic_problems``), or searched from the
     same starts; consistent if any start ends at a table reading every figure as printed.
 
-    A convention that gives exactly the same figures as an earlier one on every start (pooled CV
+    A convention that gives the same figures (to 1e-12 relative) as an earlier one on every start (pooled CV
     and the mean of fold means, over equal folds) is not searched again: it shares that verdict.
     Returns the screen table and, per convention label, the SearchResult of those searched.
     """

@@ -96,7 +96,7 @@ REFERENCE = {
 
 @dataclass(frozen=True)
 class Evidence:
-    """One scale's rows: shape-image estimates and selection rows (steps shape_image_datasets),
+    """One scale's rows: shape-image estimates and selection rows (from the step shape_image_datasets),
     K-bias rows and ridge exchange rows of the regression samples (one column ``dataset`` each)."""
 
     estimates: pd.DataFrame

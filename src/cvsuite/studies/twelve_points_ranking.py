@@ -11,7 +11,7 @@ for another sample.
 
 Its own Checks rule is applied to the example too: "If the fold losses vary by more than the
 difference between two models under comparison, the comparison does not distinguish them." The fold
-losses' variation is read as the larger model's fold s.d. (the polynomial's 0.1896).
+losses' variation is read as the larger of the two models' fold s.d.s (here the polynomial's 0.1896).
 """
 
 from __future__ import annotations

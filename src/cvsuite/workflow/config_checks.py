@@ -326,13 +326,12 @@ def _cited_study_problems(config: dict) -> list[str]:
         twelve["observations"],
     )
     smallest_train = twelve["observations"] - math.ceil(twelve["observations"] / twelve["folds"])
-    _at_most(
-        problems,
-        "twelve_observations.polynomial_degree",
-        twelve["polynomial_degree"] + 1,
-        "the smallest training set (the polynomial's parameters must not outnumber it)",
-        smallest_train,
-    )
+    degree = twelve["polynomial_degree"]
+    if degree + 1 > smallest_train:
+        problems.append(
+            f"twelve_observations.polynomial_degree = {degree}: its {degree + 1} parameters outnumber the "
+            f"smallest training set of {smallest_train} observations"
+        )
     th = config["temporal_holdout"]
     _at_most(problems, "temporal_holdout.folds", th["folds"], "temporal_holdout.days", th["days"])
     for f in th["cut_fractions"]:

@@ -105,7 +105,7 @@ class ConfigSources:
         """ "--config", an override file's name, or "config.yaml, line N" for the key at ``path``."""
         if self.command_line and _holds(self.command_line, path):
             return "--config"
-        for name, tree in self.override_files.items():
+        for name, tree in reversed(self.override_files.items()):  # the last file to set it wins
             if _holds(tree, path):
                 return name
         for depth in range(len(path), 0, -1):

@@ -1,9 +1,8 @@
 """The edge where studies meet the file system: atomic tables, figures, provenance, logs.
 
 Used by `cvsuite.workflow.study_job`, which writes every study's result, and by the entry points in
-experiments/. Every file is written under a temporary
-name in its own folder and renamed into place, so an interrupted job never leaves a half-written
-file with a valid name.
+experiments/. Every file is written under a temporary name in its own folder and renamed into
+place, so an interrupted job never leaves a half-written file with a valid name.
 """
 
 from __future__ import annotations
