@@ -1,1 +1,1 @@
-"""data"""
+"""The data generators: simulated samples and images, drawn in the documents' order."""

@@ -1,1 +1,1 @@
-"""figures"""
+"""One module of figures per study, the one figure style, and the layout checks."""

@@ -121,8 +121,8 @@ def _suptitle(first: pd.DataFrame, paper: dict) -> str:
     datasets = " and ".join(str(n) for n in dict.fromkeys(first["datasets"].astype(int)))
     truth = first["true_error_percent"].iloc[0]
     lines = [
-        f"No class difference: the winner's CV error is {optimism.min():.0f} to {optimism.max():.0f} points "
-        f"below the true {truth:.0f}% ({datasets} datasets)"
+        f"{scenario.replace('_', ' ').capitalize()}: the winner's CV error is {optimism.min():.0f} to "
+        f"{optimism.max():.0f} points below the true {truth:.0f}% ({datasets} datasets)"
     ]
     for _, row in first[first["nested_datasets"] > 0].iterrows():
         lines.append(

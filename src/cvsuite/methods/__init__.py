@@ -1,1 +1,1 @@
-"""methods"""
+"""Generic methods on arrays: folds, estimators, nested selection, Monte Carlo summaries."""

@@ -1,1 +1,1 @@
-"""published"""
+"""The published numbers: the registry, printed precision, the comparison and the report."""

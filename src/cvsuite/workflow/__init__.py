@@ -1,1 +1,1 @@
-"""workflow"""
+"""Workflow plumbing: config file and checks, the study list, the job runner, outputs, shards."""
