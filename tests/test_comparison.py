@@ -114,3 +114,14 @@ def test_the_report_names_the_versions_once_when_every_study_agrees():
     assert versions_line(same) == "Computed with numpy 2.4.6, scipy 1.17.1."
     mixed = {**same, "b": {"numpy": "2.3.5", "scipy": "1.17.1"}}
     assert versions_line(mixed).startswith("Studies ran with different package versions: a: numpy 2.4.6")
+
+
+def test_a_report_table_gives_each_column_the_digits_that_keep_its_values_apart():
+    from cvsuite.published.report import markdown_table
+
+    solvers = pd.DataFrame(
+        {"solver": ["lstsq", "normal equations"], "theta_norm": [81050.60450638719, 81049.01678206706]}
+    )
+    rows = markdown_table(solvers)
+    assert rows[2] == "| lstsq | 81051 |" and rows[3] == "| normal equations | 81049 |"  # 8.105e+04 twice at 4
+    assert markdown_table(pd.DataFrame({"x": [0.5, float("nan")]}))[3] == "| — |"

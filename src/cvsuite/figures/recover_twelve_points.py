@@ -50,7 +50,7 @@ def recovered_table(recovered: pd.DataFrame, solutions: pd.DataFrame, summary: p
     words = {1: "A one-decimal table", 2: "A two-decimal table"}.get(decimals, "A table")
     fig.suptitle(
         f"{words} reproduces all {int(summary['printed_figures'])} printed figures;\ntables consistent with them "
-        f"differ from it by up to {summary['local_y_range_max']:.2f} in one y"
+        f"span up to {summary['local_y_range_max']:.2f} in one y"
     )
     return fig
 

@@ -158,9 +158,9 @@ def shape_image_conclusions(estimates: pd.DataFrame, selection: pd.DataFrame, cr
     rows.append(
         {
             "conclusion": "no_estimator_bias",
-            "statistic": f"mean estimate - true of the estimator furthest from 0 in units of a "
-            f"{document_datasets}-dataset s.e. ({worst})",
-            "criterion": f"|mean| < 2 s.e. of a {document_datasets}-dataset mean",
+            "statistic": f"mean estimate - true accuracy of the estimator furthest from 0 in "
+            f"{document_datasets}-dataset s.e.s ({worst})",
+            "criterion": f"|mean| < 2 s.e. of a {document_datasets}-dataset mean (s.d. from this scale's datasets)",
             "estimate": mean,
             "se": se,
             "held": bool(abs(mean) < 2 * se_doc),
