@@ -25,6 +25,7 @@ from cvsuite.studies import twelve_points as tp
 from cvsuite.studies import twelve_points_by_folds as by_folds
 from cvsuite.studies import twelve_points_findings as tpf
 from cvsuite.studies import twelve_points_ranking as ranking
+from cvsuite.studies.document_claims import claims_table
 from cvsuite.studies.recover_twelve_points import recovered_y, settled_convention
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -67,8 +68,8 @@ def main(job: Job) -> StudyResult:
     claims = pd.concat(
         [
             claims,
-            tpf.claims_frame(tpf.design_claims(design)).assign(data=DESIGN_DATA),
-            tpf.claims_frame(by_folds.fold_count_claims(expectations, len(design.folds))).assign(data=EXPECTED_DATA),
+            claims_table(tpf.design_claims(design)).assign(data=DESIGN_DATA),
+            claims_table(by_folds.fold_count_claims(expectations, len(design.folds))).assign(data=EXPECTED_DATA),
         ],
         ignore_index=True,
     )

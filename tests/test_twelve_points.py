@@ -9,6 +9,7 @@ from cvsuite.methods.fold_statistics import fold_statistics
 from cvsuite.published.comparison import judge, look_up
 from cvsuite.published.registry import read_registry
 from cvsuite.studies import twelve_points as tp
+from cvsuite.studies.document_claims import claims_table
 
 REGISTRY = Path(__file__).resolve().parents[1] / "registry" / "published_numbers.csv"
 
@@ -29,8 +30,8 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
     claims = pd.concat(
         [
             checked.drop(columns="table"),
-            tpf.claims_frame(tpf.design_claims(DESIGN)),
-            tpf.claims_frame(by_folds.fold_count_claims(expectations, 4)),
+            claims_table(tpf.design_claims(DESIGN)),
+            claims_table(by_folds.fold_count_claims(expectations, 4)),
         ]
     )
     tables = {
@@ -180,15 +181,15 @@ def test_fresh_ranking_evidence_counts_draws_with_binomial_errors():
 def test_design_claims_see_folds_by_position_span_the_range_and_blocks_do_not():
     from cvsuite.methods.fold_statistics import Design
     from cvsuite.methods.folds import consecutive_folds
-    from cvsuite.studies.twelve_points_findings import claims_frame, design_claims, design_table
+    from cvsuite.studies.twelve_points_findings import design_claims, design_table
 
     row = design_table(DESIGN).iloc[0]
     assert row["fold_assignment"] == "{1,5,9} {2,6,10} {3,7,11} {4,8,12}"
     assert (row["fold_size"], row["training_size"], row["loo_training_overlap"]) == (3, 9, 10)
-    by_position = claims_frame(design_claims(DESIGN)).set_index("claim")["holds"]
+    by_position = claims_table(design_claims(DESIGN)).set_index("claim")["holds"]
     assert by_position.all()
     blocks = Design(X, (1, 5), tuple(consecutive_folds(12, 4)))
-    assert not claims_frame(design_claims(blocks)).set_index("claim").loc["folds_span_the_range", "holds"]
+    assert not claims_table(design_claims(blocks)).set_index("claim").loc["folds_span_the_range", "holds"]
 
 
 def test_findings_match_refits_of_the_edge_fold_and_of_interpolating_polynomials():

@@ -25,6 +25,7 @@ from cvsuite.methods.fold_statistics import (
     predict,
 )
 from cvsuite.methods.table_symmetries import line_part
+from cvsuite.studies.document_claims import claims_table
 
 LINE, POLYNOMIAL = MODELS.index("line"), MODELS.index("polynomial")
 
@@ -181,7 +182,7 @@ def document_claims(
             "the polynomial's excess over the line is smallest on fold 3 ('on fold 3 it is close to the line')",
         ),
     ]
-    return pd.DataFrame([{"claim": c, "holds": bool(h), "value": float(v), "reading": r} for c, h, v, r in claims])
+    return claims_table(claims)
 
 
 # ----------------------------------------------------------------------------------------------

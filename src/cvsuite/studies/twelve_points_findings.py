@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.fold_statistics import Convention, Design, fold_statistics, residual_operators
+from cvsuite.studies.document_claims import claims_table
 from cvsuite.studies.twelve_points import LINE, POLYNOMIAL, document_claims
 from cvsuite.studies.twelve_points_by_folds import cv_quadratic_forms, loo_training_overlap
 from cvsuite.studies.twelve_points_ranking import ranking_claims
@@ -217,15 +218,6 @@ def claims_across_tables(claims: pd.DataFrame) -> pd.DataFrame:
     ]
 
 
-def claims_frame(claims: list[tuple[str, bool, float, str]]) -> pd.DataFrame:
-    """(claim, holds, value, reading) tuples as a claims table (the columns of ``document_claims``)."""
-    return pd.DataFrame(_records(claims))
-
-
-def _records(claims: list[tuple[str, bool, float, str]]) -> list[dict]:
-    return [{"claim": c, "holds": bool(h), "value": float(v), "reading": r} for c, h, v, r in claims]
-
-
 def claims_on_tables(
     ys,
     design: Design,
@@ -247,7 +239,7 @@ def claims_on_tables(
     for i, y in enumerate(ys):
         base = document_claims(y, design, convention, **document, forms=forms)
         extra = table_claims(findings.iloc[i], training[i]) + ranking_claims(evidence.iloc[i])
-        rows = base.to_dict("records") + _records(extra)
+        rows = base.to_dict("records") + claims_table(extra).to_dict("records")
         records += rows
         table += [i] * len(rows)
     return pd.DataFrame(records).assign(table=table)
