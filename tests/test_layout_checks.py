@@ -237,3 +237,27 @@ def test_error_bars_span_the_conventional_number_of_standard_errors():
     (segment,) = bars.lines[2][0].get_segments()
     plt.close(fig)
     assert segment[:, 1].tolist() == [1.0 - style.ERROR_BAR_SE * 0.25, 1.0 + style.ERROR_BAR_SE * 0.25]
+
+
+# the box the figure is saved with
+
+
+def test_saving_with_the_checks_box_gives_the_bytes_of_savefigs_own_tight_box():
+    """The checks measure the saved box once; the PNG saved with it must be the one savefig makes
+    when it measures the box itself (a legend outside the axes and a suptitle widen the box)."""
+    import io
+
+    from cvsuite.figures.layout_checks import checked_figure
+
+    fig, ax = small()
+    ax.plot([0, 1, 2], [1, 0, 2], label="a line")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    fig.suptitle("a title wider than the axes it stands over, to widen the box")
+    saved_inches = checked_figure(fig, "test/figure").saved_inches
+    fig.set_layout_engine("none")
+    own, given = io.BytesIO(), io.BytesIO()
+    fig.savefig(own, format="png")
+    fig.savefig(given, format="png", bbox_inches=saved_inches)
+    plt.close(fig)
+    assert saved_inches.width > 4.0  # the legend outside the axes is inside the box
+    assert given.getvalue() == own.getvalue()

@@ -1,9 +1,9 @@
 """Checks that a figure reads cleanly, made on the drawn figure with matplotlib's own geometry.
 
-``check_figure`` draws the figure once, recording which texts, lines, collections and patches the
-draw actually put on the canvas (a tick outside the view, an empty or invisible text is not drawn),
-then measures them in display pixels (``get_window_extent``, the artists' transforms, the
-renderer), never by looking at pixels. One row per check: figure, check, passed, detail; the detail
+``check_figure`` draws the figure once, laid out but not rendered, recording which texts, lines,
+collections and patches the draw actually put on the canvas (a tick outside the view, an empty or
+invisible text is not drawn), then measures them in display pixels (``get_window_extent``, the
+artists' transforms, the renderer), never by looking at pixels. One row per check: figure, check, passed, detail; the detail
 names the offending artists. ``run_job`` runs them on every figure before saving it and writes the
 rows beside the study's tables; the comparison gathers them into results/figure_checks.csv, and the
 tests fail on any row not passed.
@@ -36,6 +36,7 @@ The checks:
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from matplotlib import rcParams
 from matplotlib.collections import Collection, LineCollection, PathCollection, QuadMesh
@@ -315,8 +316,19 @@ CHECKS = {
 }
 
 
-def check_figure(fig, name: str) -> list[dict]:
-    """Every layout check of one drawn figure, one row each.
+@dataclass(frozen=True)
+class CheckedFigure:
+    """The check rows of one figure and the box it is saved with (inches; None: the whole figure).
+
+    Saving with that box (``savefig(bbox_inches=...)``) spares savefig a layout draw and a measure
+    per format, and gives the PNG the same bytes as savefig's own tight box does."""
+
+    rows: list[dict]
+    saved_inches: Bbox | None
+
+
+def checked_figure(fig, name: str) -> CheckedFigure:
+    """Every layout check of one figure, one row each, and the box it is saved with.
 
     The figure is drawn at the resolution it is saved with (text widths do not scale exactly with
     the resolution), as ``savefig`` does, and given back its own afterwards."""
@@ -324,9 +336,14 @@ def check_figure(fig, name: str) -> list[dict]:
     fig.set_dpi(rcParams["savefig.dpi"])
     try:
         drawn = draw_and_record(fig)
-        return _rows(fig, drawn, name)
+        return CheckedFigure(_rows(fig, drawn, name), drawn.saved_inches)
     finally:
         fig.set_dpi(screen_dpi)
+
+
+def check_figure(fig, name: str) -> list[dict]:
+    """Every layout check of one figure, one row each (see ``checked_figure``)."""
+    return checked_figure(fig, name).rows
 
 
 def _rows(fig, drawn: Drawn, name: str) -> list[dict]:

@@ -28,6 +28,7 @@ class Drawn:
     """What one draw of a figure put on the canvas."""
 
     renderer: object
+    saved_inches: Bbox | None = None  # the tight box the figure is saved with (None: the whole figure)
     texts: list = field(default_factory=list)
     roles: dict = field(default_factory=dict)  # see layout_geometry.text_roles
     artists: set = field(default_factory=set)  # ids of the lines, collections and patches drawn
@@ -62,20 +63,24 @@ def _recording(drawn: Drawn):
 
 
 def draw_and_record(fig) -> Drawn:
-    """Draw ``fig`` on its canvas and return what was drawn, with the renderer."""
-    drawn = Drawn(renderer=None)
-    with _recording(drawn):
-        fig.canvas.draw()
-    drawn.renderer = fig.canvas.get_renderer()
+    """Lay ``fig`` out and draw it without rendering (what ``savefig`` does before it measures the
+    tight box: the checks need geometry, never pixels), and return what was drawn, with the
+    renderer and the box the figure is saved with."""
+    renderer = fig.canvas.get_renderer()
+    drawn = Drawn(renderer=renderer)
+    with _recording(drawn), renderer._draw_disabled():
+        fig.draw(renderer)
+    if rcParams["savefig.bbox"] == "tight":
+        # As savefig computes it: so the figure can be saved with this box rather than measure it again.
+        drawn.saved_inches = fig.get_tightbbox(renderer).padded(rcParams["savefig.pad_inches"])
     drawn.roles = text_roles(fig)
     return drawn
 
 
 def saved_area(fig, drawn: Drawn) -> Bbox:
     """The part of the canvas the saved file shows, in display pixels."""
-    if rcParams["savefig.bbox"] == "tight":
-        inches = fig.get_tightbbox(drawn.renderer).padded(rcParams["savefig.pad_inches"])
-        return inches.transformed(fig.dpi_scale_trans)
+    if drawn.saved_inches is not None:
+        return drawn.saved_inches.transformed(fig.dpi_scale_trans)
     return fig.bbox
 
 

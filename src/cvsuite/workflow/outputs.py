@@ -71,8 +71,10 @@ def write_text(text: str, path: str | Path) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-def save_figure(fig, paths) -> None:
-    """Save one matplotlib figure to each path (PNG for reading, SVG for print), then close it."""
+def save_figure(fig, paths, page=None) -> None:
+    """Save one matplotlib figure to each path (PNG for reading, SVG for print), then close it.
+
+    ``page``, a box in inches, is the part saved (default: savefig.bbox, measured per format)."""
     import matplotlib.pyplot as plt
 
     for path in paths:
@@ -80,7 +82,7 @@ def save_figure(fig, paths) -> None:
         with atomic_path(path) as tmp:
             fmt = path.suffix.lstrip(".")
             metadata_ = {"Date": None} if fmt == "svg" else {}
-            fig.savefig(tmp, format=fmt, metadata=metadata_ or None)
+            fig.savefig(tmp, format=fmt, metadata=metadata_ or None, bbox_inches=page)
     plt.close(fig)
 
 
