@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy.special import fdtrc
 
 from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds, training_sizes
 from cvsuite.methods.monte_carlo import mean_and_se
@@ -172,7 +172,8 @@ def dataset_component_test(dataset_sd: float, partition_sd: float, datasets: int
     rests on one dataset's repartitions standing for every dataset's partition noise.
     """
     f = dataset_sd**2 / partition_sd**2
-    return {"f": float(f), "p": float(stats.f.sf(f, datasets - 1, repartitions - 1))}
+    # fdtrc is the F survival function scipy.stats.f.sf calls, without scipy.stats's import (0.3 s a job).
+    return {"f": float(f), "p": float(fdtrc(datasets - 1, repartitions - 1, f))}
 
 
 @dataclass(frozen=True)
