@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import least_squares
 
 from cvsuite.methods.fold_statistics import (
     DIFFERENCE,
@@ -125,6 +124,10 @@ def solve_from(z0, objective: SearchObjective, targets: PrintedTargets, *, aim=N
     ``aim`` replaces the printed values as the point aimed at (to sample inside the printed precision);
     ``relative_first=False`` skips the first run (for starts already near a solution).
     """
+    # Imported here: the study twelve_points imports this module's neighbours but never solves, and
+    # scipy.optimize would cost it 0.3 s of imports.
+    from scipy.optimize import least_squares
+
     aim = targets.values if aim is None else np.asarray(aim, dtype=float)
     relative = np.where(objective.plain & (aim != 0), np.abs(aim), np.inf)
 
