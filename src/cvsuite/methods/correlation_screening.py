@@ -16,7 +16,13 @@ SELECTIONS = ("signed", "absolute")
 
 def label_moments(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per sample, the terms every correlation sum is made of: x, x^2 and x*y side by side (n x 3p)."""
-    return np.hstack([x, x * x, x * y[:, None]])
+    n, p = x.shape
+    # Products written in place: np.hstack of the three would allocate and copy them twice.
+    moments = np.empty((n, 3 * p), dtype=np.result_type(x, y))
+    moments[:, :p] = x
+    np.multiply(x, x, out=moments[:, p : 2 * p])
+    np.multiply(x, y[:, None], out=moments[:, 2 * p :])
+    return moments
 
 
 def correlations_from_sums(size: np.ndarray, sums: np.ndarray, sum_y: np.ndarray, sum_yy: np.ndarray) -> np.ndarray:
@@ -37,17 +43,19 @@ def correlations_from_sums(size: np.ndarray, sums: np.ndarray, sum_y: np.ndarray
     return corr
 
 
-def subset_label_correlations(x: np.ndarray, y: np.ndarray, subsets: np.ndarray) -> np.ndarray:
+def subset_label_correlations(
+    x: np.ndarray, y: np.ndarray, subsets: np.ndarray, *, moments: np.ndarray | None = None
+) -> np.ndarray:
     """Pearson correlation of every predictor with the labels, over each of several row subsets.
 
     ``subsets`` is an r x n 0/1 matrix, one row per subset of the n samples; the result is r x p.
     The sums are one matrix product of the subsets with ``label_moments``, shared by all subsets
-    and predictors. A subset whose labels are all one class has a row of NaN.
+    and predictors (``moments``, if the caller has them already). A subset whose labels are all
+    one class has a row of NaN.
     """
     w = np.asarray(subsets, dtype=float)
-    return correlations_from_sums(
-        w.sum(axis=1, keepdims=True), w @ label_moments(x, y), w @ y[:, None], w @ (y * y)[:, None]
-    )
+    moments = label_moments(x, y) if moments is None else moments
+    return correlations_from_sums(w.sum(axis=1, keepdims=True), w @ moments, w @ y[:, None], w @ (y * y)[:, None])
 
 
 def top_predictors(correlations: np.ndarray, count: int, selection: str) -> np.ndarray:

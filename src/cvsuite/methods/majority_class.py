@@ -72,6 +72,15 @@ def fold_hits(
     Row f of ``held_out`` counts fold f's labels; the training counts are the totals minus it.
     Ties are settled row by row in fold order, so ``random`` draws in the order documented above.
     """
+    return hits_from_counts(*fold_class_counts(labels, folds, n_classes), tie_break, rng)
+
+
+def fold_class_counts(labels: np.ndarray, folds: list[np.ndarray], n_classes: int):
+    """Each fold's size, its class counts (``held_out``, folds x classes) and its training set's.
+
+    What ``fold_hits`` reads of a partition: none of it depends on the tie-breaking rule, so a
+    study that runs every rule on the same partitions counts them once.
+    """
     sizes = np.array([len(fold) for fold in folds])
     fold_of = np.repeat(np.arange(len(folds)), sizes)
     members = np.concatenate(folds)
@@ -79,15 +88,32 @@ def fold_hits(
         len(folds), n_classes
     )
     remaining = np.bincount(labels, minlength=n_classes)[None, :] - held_out
+    return sizes, held_out, remaining
+
+
+def hits_from_counts(
+    sizes: np.ndarray,
+    held_out: np.ndarray,
+    remaining: np.ndarray,
+    tie_break: str,
+    rng: np.random.Generator | None = None,
+):
+    """``fold_hits`` from ``fold_class_counts``."""
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got '{tie_break}'")
+    if tie_break == "random" and rng is None:
+        raise ValueError("tie_break 'random' needs a random generator")
     is_max = remaining == remaining.max(axis=1, keepdims=True)
     tied = is_max.sum(axis=1)
-    if tie_break == "lowest_label":
-        predicted = is_max.argmax(axis=1)
-    elif tie_break == "highest_label":
-        predicted = n_classes - 1 - is_max[:, ::-1].argmax(axis=1)
+    if tie_break == "highest_label":
+        predicted = remaining.shape[1] - 1 - is_max[:, ::-1].argmax(axis=1)
     else:
-        predicted = np.array([label_of_most(row, tie_break, rng) for row in remaining])
-    hits = held_out[np.arange(len(folds)), predicted]
+        predicted = is_max.argmax(axis=1)
+    if tie_break == "random":
+        # Only a tie draws (``label_of_most``), so only the tied folds are settled one by one.
+        for f in np.flatnonzero(tied > 1):
+            predicted[f] = label_of_most(remaining[f], tie_break, rng)
+    hits = held_out[np.arange(len(sizes)), predicted]
     return sizes, predicted, hits, tied
 
 

@@ -33,25 +33,38 @@ def nearest_days_indices(
     of the excluded stretch, so they are found by walking outwards from both ends, ``neighbours``
     steps for all evaluation days at once. Returns (n_eval, neighbours).
     """
+    return nearest_days_indices_by_radius(train_days, eval_days, neighbours, [exclusion_radius])[0]
+
+
+def nearest_days_indices_by_radius(train_days: np.ndarray, eval_days: np.ndarray, neighbours: int, exclusion_radii):
+    """``nearest_days_indices`` at each of several exclusion radii: (radii, n_eval, neighbours).
+
+    Only where the walk starts depends on the radius, so every radius walks in the same
+    ``neighbours`` steps: the positions are integers, the same whichever way they are found.
+    """
     train_days = np.asarray(train_days)
     eval_days = np.asarray(eval_days)
     n_train = train_days.size
     if np.any(np.diff(train_days) <= 0):
         raise ValueError("train_days must be strictly increasing")
-    before, after = withheld_days(exclusion_radius)
-    left = np.searchsorted(train_days, eval_days - before, side="left") - 1
-    right = np.searchsorted(train_days, eval_days + after, side="right")
-    if np.any(left + 1 + n_train - right < neighbours):
-        raise ValueError(f"fewer than {neighbours} training days lie outside the exclusion radius {exclusion_radius}")
+    withheld = np.array([withheld_days(radius) for radius in exclusion_radii]).reshape(-1, 2)
+    before, after = withheld[:, :1], withheld[:, 1:]
+    left = np.searchsorted(train_days, eval_days[None, :] - before, side="left") - 1
+    right = np.searchsorted(train_days, eval_days[None, :] + after, side="right")
+    too_few = np.any(left + 1 + n_train - right < neighbours, axis=1)
+    if too_few.any():
+        radius = exclusion_radii[int(np.argmax(too_few))]
+        raise ValueError(f"fewer than {neighbours} training days lie outside the exclusion radius {radius}")
     # Sentinels at both ends stand for "no day left on this side": infinitely far away.
     padded = np.concatenate([[-np.inf], train_days.astype(float), [np.inf]])
     left, right = left + 1, right + 1
-    chosen = np.empty((eval_days.size, neighbours), dtype=np.intp)
+    days = eval_days.astype(float)  # exact: converted once rather than at every comparison
+    chosen = np.empty((*left.shape, neighbours), dtype=np.intp)
     for step in range(neighbours):
-        take_left = eval_days - padded[left] <= padded[right] - eval_days
-        chosen[:, step] = np.where(take_left, left, right) - 1
-        left = left - take_left
-        right = right + ~take_left
+        take_left = days - padded[left] <= padded[right] - days
+        np.subtract(np.where(take_left, left, right), 1, out=chosen[..., step])
+        left -= take_left
+        right += ~take_left
     return chosen
 
 
@@ -91,7 +104,5 @@ def predictions_by_radius(train_days, train_sales, eval_days, neighbours: int, e
     residuals = train_sales - design @ coef
     eval_days = np.asarray(eval_days)
     trend_weekday = _trend_weekday_design(eval_days, centre, scale) @ coef
-    return [
-        trend_weekday + residuals[nearest_days_indices(train_days, eval_days, neighbours, r)].mean(axis=1)
-        for r in exclusion_radii
-    ]
+    nearest = nearest_days_indices_by_radius(train_days, eval_days, neighbours, exclusion_radii)
+    return [trend_weekday + residuals[chosen].mean(axis=1) for chosen in nearest]

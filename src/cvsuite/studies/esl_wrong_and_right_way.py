@@ -58,8 +58,45 @@ def open_choice_settings(default: Setting, sensitivity_folds) -> list[Setting]:
     ]
 
 
+class ScreeningSums:
+    """One dataset's label moments and the correlations screened on, shared by every setting.
+
+    The settings of a dataset differ in how its one permutation is cut into folds and in the
+    selection rule; two settings that cut the same folds (signed and absolute selection) screen on
+    the same correlations, so each partition's correlations are computed once (``of_folds``).
+    """
+
+    def __init__(self, x: np.ndarray, y: np.ndarray):
+        self.y = y
+        self.moments = label_moments(x, y)
+        self.total, self.total_y, self.total_yy = self.moments.sum(axis=0), y.sum(), (y * y).sum()
+        self.everyone = correlations_from_sums(
+            np.array([[len(y)]]), self.total[None, :], np.array([[self.total_y]]), np.array([[self.total_yy]])
+        )[0]
+        self._partitions: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+
+    def of_folds(self, folds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per fold k (K x p): the correlations on the training samples, and on the held-out fold."""
+        key = folds.tobytes()
+        if key not in self._partitions:
+            self._partitions[key] = self._fold_correlations(folds)
+        return self._partitions[key]
+
+    def _fold_correlations(self, folds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        y, n_folds = self.y, int(folds.max()) + 1
+        held_out = (folds[None, :] == np.arange(n_folds)[:, None]).astype(float)
+        # Training sums are the totals less the held-out fold's: one K-row product serves every fold,
+        # for the training correlations that screen and the held-out ones of Figure 7.10.
+        fold_size, fold_sums = held_out.sum(axis=1, keepdims=True), held_out @ self.moments
+        fold_y, fold_yy = held_out @ y[:, None], held_out @ (y * y)[:, None]
+        training = correlations_from_sums(
+            len(y) - fold_size, self.total - fold_sums, self.total_y - fold_y, self.total_yy - fold_yy
+        )
+        return training, correlations_from_sums(fold_size, fold_sums, fold_y, fold_yy)
+
+
 def screened_cross_validation(
-    x: np.ndarray, y: np.ndarray, folds: np.ndarray, selected: int, selection: str, *, moments: np.ndarray | None = None
+    x: np.ndarray, y: np.ndarray, folds: np.ndarray, selected: int, selection: str, *, sums: ScreeningSums | None = None
 ) -> dict[str, dict[str, np.ndarray]]:
     """Both ways of §7.10.2 on one dataset, with the same folds.
 
@@ -67,35 +104,31 @@ def screened_cross_validation(
     sample i comes from the model of its own fold), and ``heldout_correlations`` (K x selected: on
     each held-out fold, the correlation of the labels with the predictors that fold's model uses,
     Figure 7.10). With ``absolute`` selection a correlation is signed by the direction in which the
-    predictor was selected, so that a leak shows as a positive mean in either rule. ``moments``,
-    ``label_moments(x, y)``, may be passed in when several fold settings share one dataset.
+    predictor was selected, so that a leak shows as a positive mean in either rule. ``sums``,
+    ``ScreeningSums(x, y)``, may be passed in when several fold settings share one dataset.
     """
     n_folds = int(folds.max()) + 1
-    held_out = (folds[None, :] == np.arange(n_folds)[:, None]).astype(float)
-    # Training sums are the totals less the held-out fold's: one K-row product serves every fold,
-    # for the training correlations that screen and the held-out ones of Figure 7.10.
-    moments = label_moments(x, y) if moments is None else moments
-    total, total_y, total_yy = moments.sum(axis=0), y.sum(), (y * y).sum()
-    everyone = correlations_from_sums(
-        np.array([[len(y)]]), total[None, :], np.array([[total_y]]), np.array([[total_yy]])
-    )[0]
-    fold_size, fold_sums = held_out.sum(axis=1, keepdims=True), held_out @ moments
-    fold_y, fold_yy = held_out @ y[:, None], held_out @ (y * y)[:, None]
-    training = correlations_from_sums(len(y) - fold_size, total - fold_sums, total_y - fold_y, total_yy - fold_yy)
-    validation = correlations_from_sums(fold_size, fold_sums, fold_y, fold_yy)
+    sums = ScreeningSums(x, y) if sums is None else sums
+    everyone = sums.everyone
+    training, validation = sums.of_folds(folds)
 
     full_choice = top_predictors(everyone, selected, selection)
     fold_choices = [top_predictors(training[k], selected, selection) for k in range(n_folds)]
+    # The wrong way's predictors are the same in every fold: take their columns once.
+    full_columns = x[:, full_choice]
 
     result = {}
     for procedure in PROCEDURES:
         errors = np.zeros(len(y), dtype=int)
         heldout = np.empty((n_folds, selected))
         for k in range(n_folds):
-            choice = full_choice if procedure == "wrong_way" else fold_choices[k]
-            screened_on = everyone if procedure == "wrong_way" else training[k]
             test, train = folds == k, folds != k
-            predicted = nearest_neighbour_labels(x[np.ix_(train, choice)], y[train], x[np.ix_(test, choice)])
+            if procedure == "wrong_way":
+                choice, screened_on, columns = full_choice, everyone, full_columns
+            else:
+                choice, screened_on = fold_choices[k], training[k]
+                columns = x[:, choice]
+            predicted = nearest_neighbour_labels(columns[train], y[train], columns[test])
             errors[test] = predicted != y[test]
             direction = np.sign(screened_on[choice]) if selection == "absolute" else 1.0
             heldout[k] = validation[k, choice] * direction
@@ -124,10 +157,10 @@ def simulate_wrong_and_right_way(
     y = design.labels
     rows, correlations = [], []
     for data in design.datasets(datasets):
-        moments = label_moments(data.x, y)
+        sums = ScreeningSums(data.x, y)
         for i, setting in enumerate(settings):
             folds = fold_of(permutation_folds(data.order, y, setting.folds, setting.stratified), design.samples)
-            ways = screened_cross_validation(data.x, y, folds, selected, setting.selection, moments=moments)
+            ways = screened_cross_validation(data.x, y, folds, selected, setting.selection, sums=sums)
             row = {
                 "dataset": data.index,
                 "setting": i,
@@ -144,7 +177,13 @@ def simulate_wrong_and_right_way(
                 correlations.append([ways[p]["heldout_correlations"] for p in PROCEDURES])
                 if test_points:
                     error = final_model_test_error(
-                        data.x, y, selected, setting.selection, rng=data.rng, test_points=test_points
+                        data.x,
+                        y,
+                        selected,
+                        setting.selection,
+                        rng=data.rng,
+                        test_points=test_points,
+                        moments=sums.moments,
                     )
                     row["true_error_percent"] = 100.0 * error
             rows.append(row)
@@ -158,14 +197,23 @@ def _mean_of_defined(values: np.ndarray) -> float:
 
 
 def final_model_test_error(
-    x: np.ndarray, y: np.ndarray, selected: int, selection: str, *, rng: np.random.Generator, test_points: int
+    x: np.ndarray,
+    y: np.ndarray,
+    selected: int,
+    selection: str,
+    *,
+    rng: np.random.Generator,
+    test_points: int,
+    moments: np.ndarray | None = None,
 ) -> float:
     """Error rate, on fresh samples, of the model both ways report: screened and fitted on all samples.
 
     Its expected value is exactly 1/2 whatever the model, since fresh labels are independent of
-    fresh predictors and the classes are equal; the estimate checks that nothing leaks.
+    fresh predictors and the classes are equal; the estimate checks that nothing leaks. ``moments``,
+    ``label_moments(x, y)``, may be passed in when the dataset's are at hand.
     """
-    choice = top_predictors(subset_label_correlations(x, y, np.ones((1, len(y))))[0], selected, selection)
+    correlations = subset_label_correlations(x, y, np.ones((1, len(y))), moments=moments)
+    choice = top_predictors(correlations[0], selected, selection)
     fresh_x = rng.standard_normal((test_points, selected))
     fresh_y = balanced_labels(test_points)
     return float((nearest_neighbour_labels(x[:, choice], y, fresh_x) != fresh_y).mean())

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.data.sine import SineSamples, mean_squared_error, polynomial_design
-from cvsuite.methods.folds import canonical_partition, shuffled_partition, training_sizes
+from cvsuite.methods.folds import canonical_partition, chunked_folds, shuffled_partition, training_sizes
+from cvsuite.methods.least_squares_cv import shuffle_permutations
 from cvsuite.methods.monte_carlo import standard_error
 
 
@@ -23,23 +24,45 @@ def least_squares_risk(x_fit, y_fit, x_eval, y_eval, degree: int, half_width: fl
     return mean_squared_error(y_eval, polynomial_design(x_eval, degree, half_width) @ theta)
 
 
+class HeldOutRisks:
+    """R(f^(k), V^(k)) for any fold V of one sample: the least-squares fit to the other points, scored on V.
+
+    A fold's risk depends on the fold alone (its training set is the rest of the sample), so each
+    is computed once: every leave-one-out shuffle cuts the same N folds, which S shuffles would
+    otherwise fit S times over. Folds are given sorted (as ``canonical_partition`` leaves them),
+    so a risk does not depend on the order the fold's points were dealt in.
+    """
+
+    def __init__(self, x, y, degree: int, half_width: float):
+        # One design for all points: its rows are computed independently (np.vander), so a fold's
+        # rows are bit for bit the design of the fold's points; and a mask, not setdiff1d, for the rest.
+        self.design = polynomial_design(x, degree, half_width)
+        self.y = y
+        self._risks: dict[bytes, float] = {}
+
+    def of_fold(self, fold: np.ndarray) -> float:
+        """The risk on this fold (sorted indices) of the fit to every other point."""
+        key = fold.tobytes()
+        risk = self._risks.get(key)
+        if risk is None:
+            train = np.ones(len(self.y), dtype=bool)
+            train[fold] = False
+            theta = np.linalg.lstsq(self.design[train], self.y[train], rcond=None)[0]
+            risk = self._risks[key] = mean_squared_error(self.y[fold], self.design[fold] @ theta)
+        return risk
+
+    def of_partition(self, folds: list[np.ndarray]) -> np.ndarray:
+        """The risk of each fold of the partition in canonical form (see ``canonical_partition``)."""
+        return np.array([self.of_fold(fold) for fold in canonical_partition(folds)])
+
+
 def cv_fold_risks(x, y, folds: list[np.ndarray], degree: int, half_width: float) -> np.ndarray:
     """The risk R(f^(k), V^(k)) of each fold's model on its own fold (the terms of Equation 8.13).
 
     The partition is taken in canonical form (see ``canonical_partition``), training points in
     index order, so the result depends on the partition alone.
     """
-    folds = canonical_partition(folds)
-    # One design for all points: its rows are computed independently (np.vander), so a fold's rows
-    # are bit for bit the design of the fold's points; and a mask, not setdiff1d, for the rest.
-    design = polynomial_design(x, degree, half_width)
-    risks = []
-    for fold in folds:
-        train = np.ones(len(y), dtype=bool)
-        train[fold] = False
-        theta = np.linalg.lstsq(design[train], y[train], rcond=None)[0]
-        risks.append(mean_squared_error(y[fold], design[fold] @ theta))
-    return np.array(risks)
+    return HeldOutRisks(x, y, degree, half_width).of_partition(folds)
 
 
 @dataclass(frozen=True)
@@ -80,13 +103,14 @@ class ShuffleRuns:
 
 def shuffle_runs(samples: SineSamples, settings: KBiasSettings) -> list[ShuffleRuns]:
     """The fold risks of every shuffle, for each K of the settings."""
-    x, y, half_width = samples.x, samples.y, samples.half_width
-    n = len(y)
+    n = len(samples.y)
+    held_out = HeldOutRisks(samples.x, samples.y, settings.degree, samples.half_width)
+    # Every K cuts the same permutations (those of shuffled_partition), so each is drawn once.
+    permutations = shuffle_permutations(n, range(settings.first_seed, settings.first_seed + settings.shuffles))
     runs = []
     for k in settings.fold_counts:
-        partitions = [shuffled_partition(n, k, settings.first_seed + s) for s in range(settings.shuffles)]
-        risks = [cv_fold_risks(x, y, p, settings.degree, half_width) for p in partitions]
-        runs.append(ShuffleRuns(int(k), partitions, risks))
+        partitions = [chunked_folds(order, k) for order in permutations]
+        runs.append(ShuffleRuns(int(k), partitions, [held_out.of_partition(p) for p in partitions]))
     return runs
 
 

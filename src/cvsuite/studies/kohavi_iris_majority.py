@@ -18,7 +18,12 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.folds import leave_one_out_folds, shuffled_partition, stratified_dealt_folds
-from cvsuite.methods.majority_class import expected_shuffled_kfold_accuracy, fold_hits, fold_table
+from cvsuite.methods.majority_class import (
+    expected_shuffled_kfold_accuracy,
+    fold_class_counts,
+    fold_table,
+    hits_from_counts,
+)
 from cvsuite.methods.monte_carlo import standard_error
 from cvsuite.studies.document_claims import claims_table
 
@@ -44,22 +49,15 @@ def spread(values) -> float:
     return 0.0 if values.max() == values.min() else float(values.std())
 
 
-def majority_cv_study(
-    labels: np.ndarray, n_classes: int, *, n_folds: int, partitions: int, first_seed: int, tie_break: str, tie_seed: int
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Leave-one-out, stratified K-fold and shuffled (unstratified) K-fold for the majority predictor.
+def protocol_fold_counts(labels: np.ndarray, n_classes: int, *, n_folds: int, partitions: int, first_seed: int):
+    """Each protocol's partitions, as the class counts its folds are scored from (``fold_class_counts``).
 
-    Partition r of the stratified protocol is ``stratified_dealt_folds(labels, K, default_rng(first_seed + r))``,
-    of the shuffled protocol ``shuffled_partition(n, K, first_seed + r)``; leave-one-out has one
-    partition. With ``random`` tie-breaking one generator ``default_rng(tie_seed)`` serves all
-    protocols in the order leave-one-out, stratified, shuffled, partition by partition, fold by fold.
-
-    Returns (runs, folds): one row per protocol and partition (its pooled hits and accuracy, the
-    s.d. and range of its fold scores, how many of its folds left a tie for the training
-    majority), and one row per fold of each protocol's first partition (``tied_classes`` is the
-    number of classes tied for the majority of that fold's training set).
+    One tuple (scheme, protocol, K, counts of each partition) per protocol, in the order leave-one-out,
+    stratified K-fold, shuffled K-fold. Partition r of the stratified protocol is
+    ``stratified_dealt_folds(labels, K, default_rng(first_seed + r))``, of the shuffled protocol
+    ``shuffled_partition(n, K, first_seed + r)``; leave-one-out has one partition. No tie-breaking
+    rule changes them, so every rule is scored on one set of counts.
     """
-    rng = np.random.default_rng(tie_seed)
     n = len(labels)
     plans = [
         ("leave-one-out", "leave-one-out", n, lambda r: leave_one_out_folds(n), 1),
@@ -78,10 +76,43 @@ def majority_cv_study(
             partitions,
         ),
     ]
+    return [
+        (scheme, protocol, k, [fold_class_counts(labels, partition_of(r), n_classes) for r in range(count)])
+        for scheme, protocol, k, partition_of, count in plans
+    ]
+
+
+def majority_cv_study(
+    labels: np.ndarray,
+    n_classes: int,
+    *,
+    n_folds: int,
+    partitions: int,
+    first_seed: int,
+    tie_break: str,
+    tie_seed: int,
+    protocols: list | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Leave-one-out, stratified K-fold and shuffled (unstratified) K-fold for the majority predictor.
+
+    The partitions are those of ``protocol_fold_counts`` (``protocols``, if already counted). With
+    ``random`` tie-breaking one generator ``default_rng(tie_seed)`` serves all protocols in the
+    order leave-one-out, stratified, shuffled, partition by partition, fold by fold.
+
+    Returns (runs, folds): one row per protocol and partition (its pooled hits and accuracy, the
+    s.d. and range of its fold scores, how many of its folds left a tie for the training
+    majority), and one row per fold of each protocol's first partition (``tied_classes`` is the
+    number of classes tied for the majority of that fold's training set).
+    """
+    if protocols is None:
+        protocols = protocol_fold_counts(
+            labels, n_classes, n_folds=n_folds, partitions=partitions, first_seed=first_seed
+        )
+    rng = np.random.default_rng(tie_seed)
     runs, first_folds = [], []
-    for scheme, protocol, k, partition_of, count in plans:
-        for r in range(count):
-            sizes, predicted, hits, tied = fold_hits(labels, partition_of(r), n_classes, tie_break, rng)
+    for scheme, protocol, k, counts in protocols:
+        for r, partition_counts in enumerate(counts):
+            sizes, predicted, hits, tied = hits_from_counts(*partition_counts, tie_break, rng)
             runs.append(
                 {
                     "scheme": scheme,
@@ -107,8 +138,11 @@ def majority_study(
     labels: np.ndarray, class_names, tie_breaks, *, n_folds: int, partitions: int, first_seed: int, tie_seed: int
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """``majority_cv_study`` under each rule of ``tie_breaks`` in turn, each from its own
-    ``default_rng(tie_seed)``; returns (estimates, runs, folds), the folds with their predicted
-    class's name from ``class_names``."""
+    ``default_rng(tie_seed)``, on the same partitions; returns (estimates, runs, folds), the folds
+    with their predicted class's name from ``class_names``."""
+    protocols = protocol_fold_counts(
+        labels, len(class_names), n_folds=n_folds, partitions=partitions, first_seed=first_seed
+    )
     runs, folds = [], []
     for tie_break in tie_breaks:
         r, f = majority_cv_study(
@@ -119,6 +153,7 @@ def majority_study(
             first_seed=first_seed,
             tie_break=tie_break,
             tie_seed=tie_seed,
+            protocols=protocols,
         )
         runs.append(r)
         folds.append(f)

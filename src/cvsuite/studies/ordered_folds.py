@@ -21,6 +21,7 @@ from cvsuite.methods.monte_carlo import mean_and_se, standard_error
 from cvsuite.methods.nearest_centroid import FoldCentroids, nearest_centroid_predict
 
 SCHEMES = ("unshuffled", "shuffled", "stratified", "stratified_unshuffled")
+UNSHUFFLED_SCHEMES = ("unshuffled", "stratified_unshuffled")  # the schemes whose folds draw nothing
 
 
 def folds_for(scheme: str, labels: np.ndarray, n_folds: int, random_state: int) -> list[np.ndarray]:
@@ -94,12 +95,21 @@ def simulate_ordered_folds(design: GaussianClasses, fold_counts, *, n_datasets: 
             )
     n_classes = design.n_classes
     rows = []
+    # Unshuffled schemes draw nothing: their folds depend on the labels and K alone (the labels are
+    # the same in every data set), so scikit-learn's StratifiedKFold is not rerun for each.
+    drawless: dict[tuple, list[np.ndarray]] = {}
     for s in range(n_datasets):
         X, labels, X_test, labels_test = class_ordered_sample(design, np.random.default_rng(first_seed + s))
         truth = 100 * np.mean(nearest_centroid_predict(X, labels, X_test, n_classes) == labels_test)
         for k in fold_counts:
             for scheme in SCHEMES:
-                folds = folds_for(scheme, labels, k, first_seed + s)
+                if scheme in UNSHUFFLED_SCHEMES:
+                    key = (scheme, k, labels.tobytes())
+                    if key not in drawless:
+                        drawless[key] = folds_for(scheme, labels, k, first_seed + s)
+                    folds = drawless[key]
+                else:
+                    folds = folds_for(scheme, labels, k, first_seed + s)
                 result = cross_validate(X, labels, X_test, labels_test, folds, n_classes=n_classes)
                 rows.append({"dataset": s, "folds": int(k), "scheme": scheme, **result, "true_accuracy_percent": truth})
     return pd.DataFrame(rows)
