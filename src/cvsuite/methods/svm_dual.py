@@ -84,20 +84,12 @@ class _Duals:
         return np.matmul(self.kernels[todo], weighted[:, :, None])[:, :, 0] * signs
 
     def kernel_rows(self, todo: np.ndarray, order: np.ndarray) -> np.ndarray:
-        """K[order, :] (unsigned) for each problem of ``todo``: (len(todo), m, n).
-
-        One index into the kernels seen as (B n, n) rows: much faster than two index arrays."""
+        """K[order, :] (unsigned) for each problem of ``todo``, (len(todo), m, n): one index into
+        the kernels' (B n, n) rows, much faster than two index arrays."""
         if self.shared:
             return self.kernels[order]
         n = self.kernels.shape[1]
         return self.kernels.reshape(-1, n)[todo[:, None] * n + order]
-
-    @staticmethod
-    def block(order: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """K[order, order] for each problem from its ``rows`` K[order, :]: (len(rows), m, m)."""
-        count, m, n = rows.shape
-        columns = (np.arange(count * m) * n).reshape(count, m, 1) + order[:, None, :]
-        return rows.reshape(-1)[columns]
 
     def subset(self, todo: np.ndarray) -> np.ndarray:
         """Q of the problems ``todo``, formed: (len(todo), n, n)."""
@@ -284,12 +276,13 @@ def _free_system(duals, todo, *, signs, train, free, upper, fixed):
         row_of = rows[:, None]
         valid = free[row_of, order]
         kernel_rows = duals.kernel_rows(todo[rows], order)  # K[F, :]
+        block = kernel_rows.reshape(-1)[(np.arange(len(rows) * m) * n).reshape(-1, m, 1) + order[:, None, :]]
         y_order = signs[row_of, order]
         y_free = y_order * valid
         system = np.zeros((len(rows), m + 1, m + 1))
         # Q[F, F] with the padding zeroed: y_i y_k is +-1 or a signed zero, so the product is
         # exactly K y_i y_k or the zero (of the same sign) that masking Q gives.
-        system[:, :m, :m] = duals.block(order, kernel_rows) * (y_free[:, :, None] * y_free[:, None, :])
+        system[:, :m, :m] = block * (y_free[:, :, None] * y_free[:, None, :])
         system[:, np.arange(m), np.arange(m)] += ~valid  # padding: a_pad = 0
         system[:, :m, m] = y_free
         system[:, m, :m] = y_free
