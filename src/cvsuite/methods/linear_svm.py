@@ -121,12 +121,13 @@ def _kernels_by_count(x, full_ranked, ranked, gene_counts, every_gene) -> list[n
     """For each gene count k, the kernels (L, n, n) of the training sets ranked ``ranked`` (L, >= k);
     k >= p is all genes, ``every_gene`` for every set."""
     n, p = x.shape
+    columns = np.ascontiguousarray(x.T) if min(gene_counts) < p else None  # shared by the gene counts
     out = []
     for k in gene_counts:
         if k >= p:
             out.append(np.broadcast_to(every_gene, (len(ranked), n, n)))
         else:
-            out.append(top_gene_kernels(x, full_ranked, [ranked], k)[0])
+            out.append(top_gene_kernels(x, full_ranked, [ranked], k, columns=columns)[0])
     return out
 
 
@@ -139,13 +140,10 @@ def _leave_two_out(x, y, grid: SvmGrid, full_genes: dict, *, loo_state: np.ndarr
     ranked_count = max([k for k in grid.gene_counts if k < p], default=0)
     full_ranked = full_genes[ranked_count] if ranked_count else None
     pair_ranked = top_genes(x, y, pairs, ranked_count)
-    kernels = []
-    for k, _ in settings:
-        if k >= p:
-            kernels.append(np.broadcast_to(full_kernel, (len(pairs), n, n)))
-        else:
-            kernels.append(top_gene_kernels(x, full_ranked, [pair_ranked], k)[0])
-    kernels = np.concatenate(kernels)
+    by_count = dict(
+        zip(grid.gene_counts, _kernels_by_count(x, full_ranked, pair_ranked, grid.gene_counts, full_kernel))
+    )
+    kernels = np.concatenate([by_count[k] for k, _ in settings])
     train = np.ones((len(pairs), n), dtype=bool)
     train[np.arange(len(pairs))[:, None], pairs] = False
     train = np.tile(train, (len(settings), 1))
@@ -187,34 +185,54 @@ def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, ch
     padded_labels = np.append(y, -1)
     for start in range(0, len(left_out), chunk):
         rows = left_out[start : start + chunk]
-        difference, within = 0.0, 0.0
+        # difference = means_0 - means_1 and within = sum over the classes of (squares - sums *
+        # means), formed in place: the same operations in the same order, fewer (L, p) arrays.
+        # (The old sums started at 0, and 0 + v differs from v only at v = -0: squares are never
+        # -0, and the difference only enters squared.)
         for k, (total, total_squared) in enumerate(totals):
             mine = np.where(padded_labels[rows] == k, rows, n)  # this class's left-out samples, padded
-            sums, squares = total, total_squared
-            for column in mine.T:
-                sums = sums - padded[column]
-                squares = squares - padded_squared[column]
+            sums, squares = _less_rows(total, padded, mine), _less_rows(total_squared, padded_squared, mine)
             counts = (np.count_nonzero(y == k) - (mine < n).sum(axis=1))[:, None]
-            means = np.broadcast_to(sums, (len(rows), x.shape[1])) / counts
-            difference = difference + (means if k == 0 else -means)
-            within = within + squares - sums * means
-        key = difference * difference / np.maximum(within, 0.0)
-        best = np.argpartition(-key, count - 1, axis=1)[:, :count]
-        order = np.argsort(-np.take_along_axis(key, best, axis=1), axis=1, kind="stable")
-        ranked[start : start + chunk] = np.take_along_axis(best, order, axis=1)
+            means = sums / counts
+            products = np.multiply(sums, means, out=sums)
+            if k == 0:
+                difference, within = means, np.subtract(squares, products, out=squares)
+            else:
+                np.subtract(difference, means, out=difference)
+                np.add(within, squares, out=within)
+                np.subtract(within, products, out=within)
+        key = np.multiply(difference, difference, out=difference)
+        np.divide(key, np.maximum(within, 0.0, out=within), out=key)
+        worst_first = np.negative(key, out=key)
+        best = np.argpartition(worst_first, count - 1, axis=1)[:, :count]
+        chunk_rows = np.arange(len(rows))[:, None]
+        order = np.argsort(worst_first[chunk_rows, best], axis=1, kind="stable")
+        ranked[start : start + chunk] = best[chunk_rows, order]
     return ranked
 
 
-def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int) -> list:
+def _less_rows(total: np.ndarray, rows: np.ndarray, left_out: np.ndarray) -> np.ndarray:
+    """``total`` less ``rows[j]`` for each j of a row of ``left_out``, in turn: (len(left_out), p)."""
+    if left_out.shape[1] == 0:
+        return np.repeat(total[None], len(left_out), axis=0)
+    out = np.subtract(total, rows[left_out[:, 0]])
+    for column in left_out.T[1:]:
+        np.subtract(out, rows[column], out=out)
+    return out
+
+
+def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int, *, columns=None) -> list:
     """The kernels X_S X_S^T / k over all n samples for the top-k genes S of each training set,
     for each array of rankings in ``ranked_sets`` ((L, >= k) each, or None): (L, n, n) each.
+    ``columns``, if the caller has it, is ``x.T`` made contiguous.
 
     Training sets that lack a sample or two share most of their top genes with the whole data, so
     each kernel is the whole data's top-k kernel plus the genes it gained less those it lost.
     """
     base_genes = full_ranked[:k]
     base = x[:, base_genes] @ x[:, base_genes].T
-    columns = np.ascontiguousarray(x.T)
+    if columns is None:
+        columns = np.ascontiguousarray(x.T)
     in_base = np.zeros(x.shape[1], dtype=bool)
     in_base[base_genes] = True
     out = []
@@ -231,15 +249,15 @@ def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int
         plus = _first_marked(mine, gained, width)
         minus = _first_marked(np.broadcast_to(base_genes, mine.shape), lost, width)
         kernels = np.broadcast_to(base, (len(mine), *base.shape)).copy()
-        for genes, sign in ((plus, 1.0), (minus, -1.0)):
+        for genes, change in ((plus, np.add), (minus, np.subtract)):
             block = columns[np.maximum(genes, 0)] * (genes >= 0)[:, :, None]  # (L, width, n), zero padding
-            kernels += sign * np.matmul(block.transpose(0, 2, 1), block)
-        out.append(kernels / k)
+            change(kernels, np.matmul(block.transpose(0, 2, 1), block), out=kernels)
+        out.append(np.divide(kernels, k, out=kernels))
     return out
 
 
 def _first_marked(genes: np.ndarray, marked: np.ndarray, width: int) -> np.ndarray:
     """Per row, the marked genes in their order, padded with -1 to ``width``."""
     order = np.argsort(~marked, axis=1, kind="stable")[:, :width]
-    picked = np.take_along_axis(genes, order, axis=1)
-    return np.where(np.take_along_axis(marked, order, axis=1), picked, -1)
+    rows = np.arange(len(order))[:, None]
+    return np.where(marked[rows, order], genes[rows, order], -1)

@@ -123,18 +123,33 @@ def survived_thresholds(a: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
     return survived
 
 
-def _survivor_sums(weights: np.ndarray, survived: np.ndarray, count: int) -> np.ndarray:
+def _bucket_index(survived: np.ndarray, count: int) -> np.ndarray:
+    """Each entry's bucket (its row's block of ``count + 1``, then its survived count), flattened:
+    what ``_survivor_sums`` and ``_survivor_counts`` bin by, shared by the sums over one array."""
+    rows = len(survived)
+    return (survived + (np.arange(rows) * (count + 1))[:, None]).ravel()
+
+
+def _survivor_sums(weights: np.ndarray, index: np.ndarray, count: int) -> np.ndarray:
     """Row-wise sums of ``weights`` over the entries that survive each threshold: (rows, count).
 
     Entry j survives threshold k exactly when k < survived_j; the sums are tail sums of the
-    per-bucket totals, one bincount for all rows.
+    per-bucket totals (``index`` from ``_bucket_index``), one bincount for all rows.
     """
     rows = len(weights)
     buckets = count + 1
-    index = (survived + (np.arange(rows) * buckets)[:, None]).ravel()
     per_bucket = np.bincount(index, weights=weights.ravel(), minlength=rows * buckets).reshape(rows, buckets)
     tails = np.cumsum(per_bucket[:, ::-1], axis=1)[:, ::-1]  # tails[:, v] = total of buckets >= v
     return tails[:, 1:]
+
+
+def _survivor_counts(index: np.ndarray, rows: int, count: int) -> np.ndarray:
+    """How many entries of each row survive each threshold: (rows, count), as floats.
+
+    ``_survivor_sums`` of ones: sums of ones are exact integers, so counting gives the same values."""
+    buckets = count + 1
+    per_bucket = np.bincount(index, minlength=rows * buckets).reshape(rows, buckets)
+    return np.cumsum(per_bucket[:, ::-1], axis=1)[:, ::-1][:, 1:].astype(float)
 
 
 def threshold_scores(
@@ -162,13 +177,14 @@ def threshold_scores(
     a = np.abs(d)
     survived = survived_thresholds(a, thresholds)
     # Per fit: sum over survivors of (|d| - t)^2, the squared length of the shrunken centroid.
-    quadratic = _survivor_sums(a * a, survived, count) - 2.0 * thresholds * _survivor_sums(a, survived, count)
-    quadratic += _survivor_sums(np.ones_like(a), survived, count) * thresholds**2
+    index = _bucket_index(survived, count)
+    quadratic = _survivor_sums(a * a, index, count) - 2.0 * thresholds * _survivor_sums(a, index, count)
+    quadratic += _survivor_counts(index, len(a), count) * thresholds**2
     # Per row: z . d'(t) = sum over survivors of z sign(d) (|d| - t).
     signed = z * np.sign(d)[fit_of_row]
-    row_survived = survived[fit_of_row]
-    weighted = _survivor_sums(signed * a[fit_of_row], row_survived, count)
-    linear = weighted - thresholds * _survivor_sums(signed, row_survived, count)
+    row_index = _bucket_index(survived[fit_of_row], count)
+    weighted = _survivor_sums(signed * a[fit_of_row], row_index, count)
+    linear = weighted - thresholds * _survivor_sums(signed, row_index, count)
     m_row = m[fit_of_row]
     return (
         (m_row[:, :1] + m_row[:, 1:]) * linear

@@ -83,11 +83,13 @@ class _Duals:
             return np.matmul(self.kernels, full[:, :, None])[todo, :, 0] * signs
         return np.matmul(self.kernels[todo], weighted[:, :, None])[:, :, 0] * signs
 
-    def rows_of(self, todo: np.ndarray, order: np.ndarray) -> np.ndarray:
-        """Q[order, :] for each problem of ``todo``: (len(todo), m, n)."""
-        rows = self.kernels[order] if self.shared else self.kernels[todo[:, None], order]
-        signs = self.signs[todo]
-        return rows * np.take_along_axis(signs, order, axis=1)[:, :, None] * signs[:, None, :]
+    def kernel_rows(self, todo: np.ndarray, order: np.ndarray) -> np.ndarray:
+        """K[order, :] (unsigned) for each problem of ``todo``, (len(todo), m, n): one index into
+        the kernels' (B n, n) rows, much faster than two index arrays."""
+        if self.shared:
+            return self.kernels[order]
+        n = self.kernels.shape[1]
+        return self.kernels.reshape(-1, n)[todo[:, None] * n + order]
 
     def subset(self, todo: np.ndarray) -> np.ndarray:
         """Q of the problems ``todo``, formed: (len(todo), n, n)."""
@@ -271,24 +273,28 @@ def _free_system(duals, todo, *, signs, train, free, upper, fixed):
         rows = np.flatnonzero(group_of == group)
         m = int(sizes[group])
         order = free_first[rows, :m]
-        valid = np.take_along_axis(free[rows], order, axis=1)
-        q_rows = duals.rows_of(todo[rows], order)  # Q[F, :]
+        row_of = rows[:, None]
+        valid = free[row_of, order]
+        kernel_rows = duals.kernel_rows(todo[rows], order)  # K[F, :]
+        block = kernel_rows.reshape(-1)[(np.arange(len(rows) * m) * n).reshape(-1, m, 1) + order[:, None, :]]
+        y_order = signs[row_of, order]
+        y_free = y_order * valid
         system = np.zeros((len(rows), m + 1, m + 1))
-        system[:, :m, :m] = np.take_along_axis(q_rows, order[:, None, :], axis=2) * (
-            valid[:, :, None] & valid[:, None, :]
-        )
+        # Q[F, F] with the padding zeroed: y_i y_k is +-1 or a signed zero, so the product is
+        # exactly K y_i y_k or the zero (of the same sign) that masking Q gives.
+        system[:, :m, :m] = block * (y_free[:, :, None] * y_free[:, None, :])
         system[:, np.arange(m), np.arange(m)] += ~valid  # padding: a_pad = 0
-        y_free = np.take_along_axis(signs[rows], order, axis=1) * valid
         system[:, :m, m] = y_free
         system[:, m, :m] = y_free
         rhs = np.zeros((len(rows), m + 1))
-        # The dual's gradient at the bounded multipliers, on the free rows: 1 - Q[F, U] C
-        rhs[:, :m] = (1.0 - np.matmul(q_rows, fixed[rows][:, :, None])[:, :, 0]) * valid
-        rhs[:, m] = -(fixed[rows] * signs[rows]).sum(axis=1)
+        # The dual's gradient at the bounded multipliers, on the free rows: 1 - Q[F, U] C. As
+        # y_F (K[F, :] (y C)): the same products up to the exact sign y_i, summed in the same order.
+        signed_fixed = fixed[rows] * signs[rows]
+        products = np.matmul(kernel_rows, signed_fixed[:, :, None])[:, :, 0] * y_order
+        rhs[:, :m] = (1.0 - products) * valid
+        rhs[:, m] = -signed_fixed.sum(axis=1)
         solution, ok = _solve(system, rhs)
-        sub = alpha[rows]
-        np.put_along_axis(sub, order, np.where(valid, solution[:, :m], np.take_along_axis(sub, order, axis=1)), axis=1)
-        alpha[rows] = sub
+        alpha[np.broadcast_to(row_of, order.shape)[valid], order[valid]] = solution[:, :m][valid]
         b[rows] = solution[:, m]
         solved[rows] = ok
     return alpha, b, solved
