@@ -148,13 +148,15 @@ def nearest_training_images(ranking: np.ndarray, tested: np.ndarray, training: n
     the tested image's ranking row; a row leaving out e images has them within its first k_max + e,
     so only that many columns are read.
     """
-    left_out = training.shape[1] - training.sum(axis=1).min()
-    order = ranking[:, tested, : min(training.shape[1], k_max + left_out)]
-    usable = training[np.arange(len(tested))[:, None], order]
+    n = training.shape[1]
+    left_out = n - training.sum(axis=1).min()
+    order = ranking[:, tested, : min(n, k_max + left_out)]
+    usable = training.ravel().take(order + n * np.arange(len(tested))[:, None])  # training[i, order[b, i, j]]
     rank = np.cumsum(usable, axis=-1, dtype=np.int32)
     if rank[..., -1].min() < k_max:
         raise ValueError(f"a fold leaves fewer than k = {k_max} training images")
-    return order[usable & (rank <= k_max)].reshape(ranking.shape[0], len(tested), k_max)
+    nearest = order.ravel().compress((usable & (rank <= k_max)).ravel())
+    return nearest.reshape(ranking.shape[0], len(tested), k_max)
 
 
 def held_out_predictions_literal(distances: np.ndarray, task: HeldOutTask) -> tuple[np.ndarray, np.ndarray]:
