@@ -55,15 +55,17 @@ def majority_votes(neighbour_labels: np.ndarray, ks, n_classes: int) -> np.ndarr
     ``neighbour_labels`` has shape (..., k_max); the result (..., len(ks)). Ties go to the lowest
     label, as ``np.bincount(votes).argmax()`` does.
     """
-    # Neighbours on the first axis so that each running count is one vectorised pass over all
-    # rows; a later class wins only with strictly more votes, which is argmax's tie rule.
+    # One class at a time, running vote counts over the neighbours for all rows at once, in the
+    # smallest integer type that holds k_max votes; a later class wins only with strictly more
+    # votes, which is argmax's tie rule.
     nearest_first = np.moveaxis(neighbour_labels, -1, 0)
     picks = np.asarray(ks) - 1
+    count_type = np.min_scalar_type(max(ks))
     winner = np.zeros((len(picks),) + nearest_first.shape[1:], dtype=np.intp)
-    most = np.cumsum(nearest_first == 0, axis=0, dtype=np.int32)[picks]
+    most = np.cumsum(nearest_first == 0, axis=0, dtype=count_type)[picks]
     for label in range(1, n_classes):
-        votes = np.cumsum(nearest_first == label, axis=0, dtype=np.int32)[picks]
-        winner[votes > most] = label
+        votes = np.cumsum(nearest_first == label, axis=0, dtype=count_type)[picks]
+        np.copyto(winner, label, where=votes > most)
         np.maximum(most, votes, out=most)
     return np.moveaxis(winner, 0, -1)
 
