@@ -101,31 +101,54 @@ def draw_shape_images(
 
 
 def _draw_fast(n_per_class, rng, design):
-    masks, max_shift, noise_sd = design.masks(), design.max_shift, design.noise_sd
+    masks, max_shift = design.masks(), design.max_shift
     n_classes, size = masks.shape[0], masks.shape[1]
     n = n_classes * n_per_class
-    width = 2 * max_shift + 1
-    raw = rng.bit_generator.random_raw
-    normal = rng.normal
-    words = np.empty((n, 2), dtype=np.uint64)
-    noise = np.empty((n, size * size))
-    for i in range(n):
-        words[i] = raw(2)
-        noise[i] = normal(0.0, noise_sd, size * size)
+    words, noise = _draw_words_and_noise(n, size * size, rng)
+    shifts, unit = _shifts_and_unit_contrast(words, 2 * max_shift + 1)
+    low, high = design.contrast
+    scale = low + (high - low) * unit
+    labels = np.repeat(np.arange(n_classes), n_per_class)
+    shifted = shifted_masks(masks, max_shift)[labels, shifts[:, 0], shifts[:, 1]]
+    shifted *= scale[:, None, None]
+    # normal(0, sd) is 0.0 + sd * z; the 0.0 only turns a -0.0 into +0.0, which adding the
+    # (non-negative) contrast-scaled mask does as well, so the images keep their bits.
+    images = noise.reshape(n, size, size)
+    images *= design.noise_sd
+    images += shifted
+    return images, labels
+
+
+def _draw_words_and_noise(n, pixels, rng):
+    """Per image, two raw 64-bit words then ``pixels`` standard normals, in stream order.
+
+    The loop is the draw order and cannot be vectorised; it makes two cheap calls per image and
+    writes the normals in place, so that its Python overhead stays small.
+    """
+    raw, standard_normal = rng.bit_generator.random_raw, rng.standard_normal
+    noise = np.empty((n, pixels))
+    words = []
+    keep = words.append
+    for row in noise:
+        keep(raw(2))
+        standard_normal(out=row)
+    return np.concatenate(words).reshape(n, 2), noise
+
+
+def _shifts_and_unit_contrast(words, width):
+    """Shift indices (0 .. width - 1, row then column) from word 0, a uniform in [0, 1) from word 1.
+
+    Raises ``_RareDraw`` when Lemire's method would have rejected one of the bounded draws.
+    """
     halves = np.stack([words[:, 0] & np.uint64(0xFFFFFFFF), words[:, 0] >> np.uint64(32)], axis=1)
     products = halves * np.uint64(width)  # < 2**35: no overflow
     leftover = products & np.uint64(0xFFFFFFFF)
     threshold = (2**32 - width) % width
     if (leftover < np.uint64(threshold)).any():
         raise _RareDraw
-    shifts = (products >> np.uint64(32)).astype(np.int64)  # index of the shift, 0 .. width - 1
+    shifts = (products >> np.uint64(32)).astype(np.int64)
     unit = (words[:, 1] >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
-    low, high = design.contrast
-    scale = low + (high - low) * unit
-    labels = np.repeat(np.arange(n_classes), n_per_class)
-    shifted = shifted_masks(masks, max_shift)[labels, shifts[:, 0], shifts[:, 1]]
-    images = scale[:, None, None] * shifted + noise.reshape(n, size, size)
-    return images, labels
+    return shifts, unit
 
 
 def _draw_literal(n_per_class, rng, design):

@@ -27,8 +27,8 @@ from cvsuite.methods.knn import (
     HeldOutTask,
     blurred_features,
     has_row_ties,
-    held_out_predictions,
     held_out_predictions_literal,
+    held_out_predictions_of_tasks,
     predict_all_k,
     squared_distances,
 )
@@ -125,22 +125,25 @@ class _Dataset:
             self._true[sigma] = (predictions == self.fresh_labels[:, None]).mean(axis=0)
         return float(self._true[sigma][self.settings.ks.index(k)])
 
-    def hits(self, universe: np.ndarray, folds: list[np.ndarray], blur_rows=None) -> np.ndarray:
-        """Correct held-out predictions, shape (n_blurs, n_ks), pooled over the folds."""
+    def hits(self, cross_validations, blur_rows=None, ks=None) -> list[np.ndarray]:
+        """Correct held-out predictions, shape (n_blurs, n_ks), pooled over the folds, of each
+        (universe, folds) in ``cross_validations``; all blurs and ks unless given."""
         rows = slice(None) if blur_rows is None else blur_rows
-        task = HeldOutTask(self.labels, universe, folds, self.settings.ks, self.n_classes)
+        ks = self.settings.ks if ks is None else ks
+        tasks = [HeldOutTask(self.labels, universe, folds, ks, self.n_classes) for universe, folds in cross_validations]
         if self.ranking is not None:
-            tested, predictions = held_out_predictions(self.ranking[rows], task)
+            results = held_out_predictions_of_tasks(self.ranking[rows], tasks)
         else:
-            tested, predictions = held_out_predictions_literal(self.distances[rows], task)
-        return (predictions == self.labels[tested][None, :, None]).sum(axis=1)
+            results = [held_out_predictions_literal(self.distances[rows], task) for task in tasks]
+        return [(predictions == self.labels[tested][None, :, None]).sum(axis=1) for tested, predictions in results]
 
-    def fixed_accuracy(self, folds: list[np.ndarray]) -> float:
-        """The fixed classifier's pooled held-out accuracy: hits over held-out images."""
+    def fixed_accuracies(self, partitions: list[list[np.ndarray]]) -> list[float]:
+        """The fixed classifier's pooled held-out accuracy on each partition: hits over held-out images."""
         s = self.settings
+        everything = np.arange(len(self.labels))
         row = s.sigmas.index(s.fixed_sigma)
-        hits = self.hits(np.arange(len(self.labels)), folds, blur_rows=[row])[0, s.ks.index(s.fixed_k)]
-        return float(hits / sum(len(f) for f in folds))
+        hits = self.hits([(everything, folds) for folds in partitions], blur_rows=[row], ks=(s.fixed_k,))
+        return [float(h[0, 0] / sum(len(f) for f in folds)) for h, folds in zip(hits, partitions)]
 
 
 def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
@@ -160,45 +163,34 @@ def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
                 "dataset": seed,
                 "estimator": name,
                 "held_out_images": sum(len(f) for f in folds),
-                "estimate": data.fixed_accuracy(folds),
+                "estimate": estimate,
                 "true_accuracy": true,
             }
-            for name, folds in zip(s.estimator_names(), partitions)
+            for name, folds, estimate in zip(s.estimator_names(), partitions, data.fixed_accuracies(partitions))
         ]
     )
     estimates["error"] = estimates["estimate"] - estimates["true_accuracy"]
 
     repeated = []
     if seed == s.repartition_seed:
-        for r in range(s.repartitions):
-            holdout = stratified_round_robin_folds(y, s.holdout_folds, rng)[:1]
-            kfold = stratified_round_robin_folds(y, s.repartition_folds, rng)
-            repeated.append(
-                {
-                    "dataset": seed,
-                    "repetition": r,
-                    "estimator": s.estimator_names()[0],
-                    "estimate": data.fixed_accuracy(holdout),
-                }
-            )
-            repeated.append(
-                {
-                    "dataset": seed,
-                    "repetition": r,
-                    "estimator": kfold_name(s.repartition_folds),
-                    "estimate": data.fixed_accuracy(kfold),
-                }
-            )
+        redrawn = []  # holdout, K-fold, holdout, K-fold, ...: the draw order
+        for _ in range(s.repartitions):
+            redrawn.append(stratified_round_robin_folds(y, s.holdout_folds, rng)[:1])
+            redrawn.append(stratified_round_robin_folds(y, s.repartition_folds, rng))
+        names = [s.estimator_names()[0], kfold_name(s.repartition_folds)] * s.repartitions
+        for i, (name, estimate) in enumerate(zip(names, data.fixed_accuracies(redrawn))):
+            repeated.append({"dataset": seed, "repetition": i // 2, "estimator": name, "estimate": estimate})
     repartitions = pd.DataFrame(repeated, columns=["dataset", "repetition", "estimator", "estimate"])
 
     # Part 2: selection over the grid, non-nested and nested, with the draws of the full procedure.
-    selection_hits = data.hits(everything, stratified_round_robin_folds(y, s.selection_folds, rng)).ravel()
-    inner_hits, outer_hits = [], []
+    selection_folds = stratified_round_robin_folds(y, s.selection_folds, rng)
+    inner_runs, outer_runs = [], []
     for test in stratified_round_robin_folds(y, s.outer_folds, rng):
         train = np.setdiff1d(everything, test)
-        inner = [train[f] for f in stratified_round_robin_folds(y[train], s.selection_folds, rng)]
-        inner_hits.append(data.hits(train, inner).ravel())
-        outer_hits.append(data.hits(everything, [test]).ravel())  # trained on the outer training set
+        inner_runs.append((train, [train[f] for f in stratified_round_robin_folds(y[train], s.selection_folds, rng)]))
+        outer_runs.append((everything, [test]))  # trained on the outer training set
+    hits = [h.ravel() for h in data.hits([(everything, selection_folds)] + inner_runs + outer_runs)]
+    selection_hits, inner_hits, outer_hits = hits[0], hits[1 : 1 + len(inner_runs)], hits[1 + len(inner_runs) :]
     settings = [(sigma, k) for sigma in s.sigmas for k in s.ks]  # the document's order: blur, then k
     rows = []
     for sigmas, ks in s.candidate_sets:
