@@ -3,10 +3,10 @@
 ``check_figure`` draws the figure once, laid out but not rendered, recording which texts, lines,
 collections and patches the draw actually put on the canvas (a tick outside the view, an empty or
 invisible text is not drawn), then measures them in display pixels (``get_window_extent``, the
-artists' transforms, the renderer), never by looking at pixels. One row per check: figure, check, passed, detail; the detail
-names the offending artists. ``run_job`` runs them on every figure before saving it and writes the
-rows beside the study's tables; the comparison gathers them into results/figure_checks.csv, and the
-tests fail on any row not passed.
+artists' transforms, the renderer), never by looking at pixels. One row per check: figure, check,
+passed, detail; the detail names the offending artists. ``run_job`` runs them on every figure
+before saving it and writes the rows beside the study's tables; the comparison gathers them into
+results/figure_checks.csv, and the tests fail on any row not passed.
 
 The checks:
 
