@@ -90,6 +90,7 @@ rule shape_image_datasets:
         stop=r"\d+",
     params:
         **study_params("shape_image_datasets", SHAPE_SIMULATION),
+    priority: SIMULATION_PRIORITY
     threads: 1
     log:
         "logs/shape_image_datasets/{start}-{stop}.log",
@@ -236,6 +237,7 @@ rule varma_simon_datasets:
         stop=r"\d+",
     params:
         **study_params("varma_simon_datasets", VARMA_SIMON_SIMULATION),
+    priority: SIMULATION_PRIORITY
     threads: 1
     log:
         "logs/varma_simon_datasets/{scenario}/{start}-{stop}.log",
@@ -348,6 +350,7 @@ rule fresh_sine_datasets:
         stop=r"\d+",
     params:
         **study_params("fresh_sine_datasets", FRESH_SINE),
+    priority: SIMULATION_PRIORITY
     threads: 1
     log:
         "logs/fresh_sine_datasets/{start}-{stop}.log",

@@ -91,6 +91,11 @@ def study_figures(names):
     return [study(n).figure_path(f) for n in names for f in study(n).figures]
 
 
+# The simulation steps are the longest jobs, and the gathers wait for them: started first, they
+# leave the short study jobs to fill the cores at the end instead of one core idling behind them.
+SIMULATION_PRIORITY = 10
+
+
 # Shard plans: the seed ranges of each simulation step, and the parameters its shards get. These
 # leave out the seed range and the shard size, which only decide the file names, so a new split
 # reruns nothing it need not. A shard job sees only the keys given here: one its science starts to
