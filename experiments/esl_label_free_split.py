@@ -25,7 +25,7 @@ from cvsuite.studies.esl_label_free_split import (
     simulate_label_free_split,
     summarise_procedures,
 )
-from cvsuite.studies.esl_wrong_and_right_way import book_reading_runs
+from cvsuite.studies.esl_wrong_and_right_way_findings import book_reading_runs
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 # Registry rows drawn as the published references.

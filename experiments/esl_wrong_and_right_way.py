@@ -12,16 +12,14 @@ among ours; draws the CV errors and Figure 7.10, with the published values read 
 from cvsuite.data.null_predictors import NullDesign, fold_sizes
 from cvsuite.figures import esl_wrong_and_right_way as figures
 from cvsuite.published.registry import published_value, read_registry
-from cvsuite.studies.esl_wrong_and_right_way import (
-    Setting,
+from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings, simulate_wrong_and_right_way
+from cvsuite.studies.esl_wrong_and_right_way_findings import (
     book_reading_runs,
     claim_verdicts,
     correlation_draws,
     correlation_histogram,
-    open_choice_settings,
     published_statistics,
     setting_summary,
-    simulate_wrong_and_right_way,
     summarise_procedures,
 )
 from cvsuite.workflow.study_job import Job, StudyResult, run_job

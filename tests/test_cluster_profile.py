@@ -21,6 +21,6 @@ def test_slurm_dry_run_plans_one_job_per_shard(workflow_copy):
     run = snakemake(workflow_copy, "all", "-n", "--workflow-profile", "profiles/slurm", "--config", scale)
     assert run.returncode == 0, run.stderr[-3000:]
     counts = job_counts(run.stdout + run.stderr)
-    assert counts["shape_image_datasets"] == 2 + 400  # the document's 40 datasets in 2 shards, then 400 of 1,000
+    assert counts["shape_image_datasets"] == 1 + 400  # the document's 40 datasets in 1 shard, then 400 of 1,000
     assert counts["fresh_sine_datasets"] == 100
     assert counts["robustness"] == 1 and counts["compare"] == 1

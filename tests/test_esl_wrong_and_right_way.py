@@ -6,14 +6,16 @@ from cvsuite.data.null_predictors import NullDesign, balanced_labels
 from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.studies.esl_wrong_and_right_way import (
     Setting,
+    open_choice_settings,
+    screened_cross_validation,
+    simulate_wrong_and_right_way,
+)
+from cvsuite.studies.esl_wrong_and_right_way_findings import (
     claim_verdicts,
     correlation_draws,
     correlation_histogram,
-    open_choice_settings,
     printed_draw,
     published_statistics,
-    screened_cross_validation,
-    simulate_wrong_and_right_way,
 )
 
 RNG = np.random.default_rng(11)

@@ -17,7 +17,7 @@ its margin) and repeat. Started from the partition of a nearly equal problem (th
 data less one sample, then less two), it usually stops after one or two solves. Problems it has
 not finished within ``max_iter`` solves, and problems without a starting partition, are first
 brought near the optimum by libsvm's own algorithm, SMO with second-order working-set selection
-(Fan, Chen and Lin 2005, JMLR 6:1889; ``smo``), and the active-set iteration finishes them from
+(Fan, Chen and Lin 2005, JMLR 6:1889; ``svm_smo.smo``), and the active-set iteration finishes them from
 there. Every answer is checked: each KKT condition must hold to ``tol`` (``kkt_violation``), else
 ``solve_dual`` raises.
 
@@ -37,8 +37,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cvsuite.methods.svm_smo import smo
+
 AT_ZERO, FREE, AT_COST = 0, 1, 2
-TAU = 1e-12  # libsvm's TAU: the curvature used where the pair's kernel distance is not positive
 # Padded sizes of the free-point systems: problems are solved in groups of similar size.
 SYSTEM_SIZES = (2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128)
 
@@ -326,78 +327,3 @@ def _midpoint_bias(signs, free, upper, gradient, train) -> np.ndarray:
     ub = np.where(bounds_up, y_gradient, np.inf).min(axis=1)
     lb = np.where(bounds_low, y_gradient, -np.inf).max(axis=1)
     return -(ub + lb) / 2
-
-
-def smo(q, signs, train, cost, *, eps: float = 1e-3, max_iter: int = 100_000) -> np.ndarray:
-    """libsvm's SMO on B duals at once, from a = 0, until the maximal violating pair's gap is
-    below ``eps`` (libsvm's stopping rule): second-order working-set selection (WSS 2 of Fan, Chen
-    and Lin 2005) and libsvm's two-variable update with clipping. Returns the multipliers (B, n)."""
-    batch, n = train.shape
-    a = np.zeros((batch, n))
-    grad = np.full((batch, n), -1.0)
-    diagonal = np.einsum("bii->bi", q)
-    todo = np.arange(batch)
-    for _ in range(max_iter):
-        if len(todo) == 0:
-            break
-        qa, aa, g, sg, tr, c = q[todo], a[todo], grad[todo], signs[todo], train[todo], cost[todo, None]
-        r = np.arange(len(todo))
-        up = tr & np.where(sg > 0, aa < c, aa > 0)
-        low = tr & np.where(sg > 0, aa > 0, aa < c)
-        violation = -sg * g
-        ranked = np.where(up, violation, -np.inf)
-        i = ranked.argmax(axis=1)
-        g_max = ranked[r, i]
-        go = g_max - np.where(low, violation, np.inf).min(axis=1) >= eps
-        q_i = qa[r, i]
-        # K_ii + K_tt - 2 K_it, with K_it = y_i y_t Q_it
-        curvature = diagonal[todo[r], i][:, None] + diagonal[todo] - 2.0 * sg[r, i][:, None] * sg * q_i
-        curvature = np.where(curvature > 0, curvature, TAU)
-        gain = g_max[:, None] - violation
-        j = np.where(low & (violation < g_max[:, None]), -(gain * gain) / curvature, np.inf).argmin(axis=1)
-        new_i, new_j = _pair_update(qa, aa, g, sg, c[:, 0], i=i, j=j)
-        step_i = np.where(go, new_i - aa[r, i], 0.0)
-        step_j = np.where(go, new_j - aa[r, j], 0.0)
-        g += q_i * step_i[:, None] + qa[r, j] * step_j[:, None]
-        aa[r, i] += step_i
-        aa[r, j] += step_j
-        a[todo], grad[todo] = aa, g
-        todo = todo[go]
-    if len(todo):
-        raise RuntimeError(f"SMO did not reach eps={eps:g} in {max_iter} iterations on {len(todo)} problems")
-    return a
-
-
-def _pair_update(q, a, g, signs, cost, *, i, j):
-    """libsvm's analytic solution for the pair (i, j), clipped to the box (Solver::Solve)."""
-    r = np.arange(len(i))
-    yi, yj, ai, aj, gi, gj = signs[r, i], signs[r, j], a[r, i], a[r, j], g[r, i], g[r, j]
-    qii, qjj, qij = q[r, i, i], q[r, j, j], q[r, i, j]
-    opposite = yi != yj
-    quad = np.where(opposite, qii + qjj + 2 * qij, qii + qjj - 2 * qij)
-    quad = np.where(quad > 0, quad, TAU)
-    # y_i != y_j: a_i - a_j is kept.
-    delta = (-gi - gj) / quad
-    diff = ai - aj
-    oi, oj = ai + delta, aj + delta
-    hit = (diff > 0) & (oj < 0)
-    oi, oj = np.where(hit, diff, oi), np.where(hit, 0.0, oj)
-    hit = (diff <= 0) & (oi < 0)
-    oi, oj = np.where(hit, 0.0, oi), np.where(hit, -diff, oj)
-    hit = (diff > 0) & (oi > cost)
-    oi, oj = np.where(hit, cost, oi), np.where(hit, cost - diff, oj)
-    hit = (diff <= 0) & (oj > cost)
-    oi, oj = np.where(hit, cost + diff, oi), np.where(hit, cost, oj)
-    # y_i == y_j: a_i + a_j is kept.
-    delta = (gi - gj) / quad
-    total = ai + aj
-    si, sj = ai - delta, aj + delta
-    hit = (total > cost) & (si > cost)
-    si, sj = np.where(hit, cost, si), np.where(hit, total - cost, sj)
-    hit = (total <= cost) & (sj < 0)
-    si, sj = np.where(hit, total, si), np.where(hit, 0.0, sj)
-    hit = (total > cost) & (sj > cost)
-    si, sj = np.where(hit, total - cost, si), np.where(hit, cost, sj)
-    hit = (total <= cost) & (si < 0)
-    si, sj = np.where(hit, 0.0, si), np.where(hit, total, sj)
-    return np.where(opposite, oi, si), np.where(opposite, oj, sj)

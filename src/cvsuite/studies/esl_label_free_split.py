@@ -24,7 +24,7 @@ from cvsuite.data.null_predictors import NullDesign, balanced_labels
 from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
 from cvsuite.methods.stumps import restricted_orders, sorted_orders, split_errors, stump_from_orders
-from cvsuite.studies.esl_wrong_and_right_way import printed_draw, verdict_table
+from cvsuite.studies.esl_wrong_and_right_way_findings import printed_draw, verdict_table
 
 PROCEDURES = ("full_data_stump", "full_data_predictor", "cross_validated_stump")
 
