@@ -26,16 +26,21 @@ def label_of_most(counts: np.ndarray, tie_break: str, rng: np.random.Generator |
     ("ties -> lowest label"); ``highest_label`` the last maximum; ``random`` one uniform draw
     ``rng.choice(tied)``, made only when there is a tie (so the stream advances once per tied fold).
     """
+    check_tie_break(tie_break, rng)
     tied = np.flatnonzero(counts == counts.max())
     if tie_break == "lowest_label":
         return int(tied[0])
     if tie_break == "highest_label":
         return int(tied[-1])
-    if tie_break == "random":
-        if rng is None:
-            raise ValueError("tie_break 'random' needs a random generator")
-        return int(tied[0]) if len(tied) == 1 else int(rng.choice(tied))
-    raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got '{tie_break}'")
+    return int(tied[0]) if len(tied) == 1 else int(rng.choice(tied))
+
+
+def check_tie_break(tie_break: str, rng: np.random.Generator | None) -> None:
+    """Refuse a rule not in ``TIE_BREAKS``, and ``random`` without a generator."""
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got '{tie_break}'")
+    if tie_break == "random" and rng is None:
+        raise ValueError("tie_break 'random' needs a random generator")
 
 
 def majority_fold_results(
@@ -69,7 +74,6 @@ def fold_hits(
 ):
     """Sizes, predictions, hits and number of tied classes of every fold, all folds at once.
 
-    Row f of ``held_out`` counts fold f's labels; the training counts are the totals minus it.
     Ties are settled row by row in fold order, so ``random`` draws in the order documented above.
     """
     return hits_from_counts(*fold_class_counts(labels, folds, n_classes), tie_break, rng)
@@ -78,6 +82,7 @@ def fold_hits(
 def fold_class_counts(labels: np.ndarray, folds: list[np.ndarray], n_classes: int):
     """Each fold's size, its class counts (``held_out``, folds x classes) and its training set's.
 
+    Row f of ``held_out`` counts fold f's labels; the training counts are the totals minus it.
     What ``fold_hits`` reads of a partition: none of it depends on the tie-breaking rule, so a
     study that runs every rule on the same partitions counts them once.
     """
@@ -99,10 +104,8 @@ def hits_from_counts(
     rng: np.random.Generator | None = None,
 ):
     """``fold_hits`` from ``fold_class_counts``."""
-    if tie_break not in TIE_BREAKS:
-        raise ValueError(f"tie_break must be one of {', '.join(TIE_BREAKS)}, got '{tie_break}'")
-    if tie_break == "random" and rng is None:
-        raise ValueError("tie_break 'random' needs a random generator")
+    # Checked here as well as in label_of_most: with no tied fold, no row reaches it.
+    check_tie_break(tie_break, rng)
     is_max = remaining == remaining.max(axis=1, keepdims=True)
     tied = is_max.sum(axis=1)
     if tie_break == "highest_label":

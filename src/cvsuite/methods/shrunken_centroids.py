@@ -139,6 +139,11 @@ def _survivor_sums(weights: np.ndarray, index: np.ndarray, count: int) -> np.nda
     rows = len(weights)
     buckets = count + 1
     per_bucket = np.bincount(index, weights=weights.ravel(), minlength=rows * buckets).reshape(rows, buckets)
+    return _survivor_tails(per_bucket)
+
+
+def _survivor_tails(per_bucket: np.ndarray) -> np.ndarray:
+    """Per row, the total of the buckets above each threshold's: column k sums buckets k+1 onward."""
     tails = np.cumsum(per_bucket[:, ::-1], axis=1)[:, ::-1]  # tails[:, v] = total of buckets >= v
     return tails[:, 1:]
 
@@ -148,8 +153,7 @@ def _survivor_counts(index: np.ndarray, rows: int, count: int) -> np.ndarray:
 
     ``_survivor_sums`` of ones: sums of ones are exact integers, so counting gives the same values."""
     buckets = count + 1
-    per_bucket = np.bincount(index, minlength=rows * buckets).reshape(rows, buckets)
-    return np.cumsum(per_bucket[:, ::-1], axis=1)[:, ::-1][:, 1:].astype(float)
+    return _survivor_tails(np.bincount(index, minlength=rows * buckets).reshape(rows, buckets)).astype(float)
 
 
 def threshold_scores(

@@ -114,7 +114,7 @@ def write_result(
     for name, figure in result.figures.items():
         # The checks' draw has laid the figure out and measured the box it is saved with; freezing
         # that layout and passing that box spares the PNG and the SVG a layout draw and a measure
-        # each (the saved PNG is byte-identical to savefig's own tight box, in half the time).
+        # each (the saved PNG is byte-identical to the one savefig's own tight box gives).
         figure.set_layout_engine("none")
         page = checked[name].saved_inches
         save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=page)
