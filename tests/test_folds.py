@@ -139,6 +139,22 @@ def test_stratified_kfold_is_scikit_learns_splitter(random_state):
     assert [f.tolist() for f in ours] == [test.tolist() for _, test in theirs]
 
 
+def test_stratified_kfold_is_scikit_learns_splitter_on_any_labels():
+    """Written out rather than imported (a second of import per study): the same folds as the
+    splitter on unbalanced, unsorted and string labels, shuffled or not, for many seeds."""
+    rng = np.random.default_rng(0)
+    for trial in range(60):
+        n_classes, n_folds = int(rng.integers(2, 6)), int(rng.integers(2, 6))
+        counts = rng.integers(n_folds, 3 * n_folds + 4, n_classes)
+        labels = rng.permutation(np.repeat(rng.permutation(n_classes) + 7 * (trial % 2), counts))
+        if trial % 3 == 0:
+            labels = np.array([f"class-{label}" for label in labels])
+        for random_state in (None, trial, 2**31 - trial):
+            theirs = StratifiedKFold(n_folds, shuffle=random_state is not None, random_state=random_state)
+            expected = [test.tolist() for _, test in theirs.split(np.zeros((len(labels), 1)), labels)]
+            assert [f.tolist() for f in stratified_kfold(labels, n_folds, random_state)] == expected
+
+
 def test_stratified_folds_deal_each_shuffled_class_from_a_random_first_fold():
     # "Cross-Validation", Example (stratified_folds), by hand: class 0's items in permuted order go
     # to folds start, start + 1, ... (mod K); then class 1 likewise with its own draws.
