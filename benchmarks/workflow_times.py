@@ -1,11 +1,15 @@
 """Benchmark: how long the whole workflow and the test suite take, on this machine, measured.
 
-Run from the repository root:  .venv/bin/python benchmarks/workflow_times.py [--tests]
+Run from the repository root:  .venv/bin/python benchmarks/workflow_times.py [--tests] [--baseline REF]
 
 1. `snakemake all --cores 2` in a scratch copy of the workflow, from nothing, timed end to end
    (wall and CPU time, against the 60 s budget), with each job's duration read from Snakemake's own log;
-2. with --tests, the test suite (`pytest`, as .ci/run runs it after installation), timed;
-3. the machine: processor, cores, memory, load when the run started, Python and package versions.
+2. with --baseline REF (a git commit or branch, e.g. main), the same run of REF's workflow and of this
+   tree, taking turns (--rounds each, baseline first), on the same machine in the same session: the
+   ratio of their median times is the speed target, since a time from another day or machine is not
+   comparable (per-CPU figures differ by half);
+3. with --tests, the test suite (`pytest`, as .ci/run runs it after installation), timed;
+4. the machine: processor, cores, memory, load when the run started, Python and package versions.
 
 Writes benchmarks/timings.json. The README's "Time" section quotes these numbers and a test
 (tests/test_packaging.py) checks that it quotes exactly them: no time in the README is a guess.
@@ -92,18 +96,22 @@ def job_durations(log: str) -> dict[str, float]:
     return durations
 
 
-def time_workflow(cores: int) -> dict:
+def time_workflow(cores: int, tree: Path = ROOT) -> dict:
+    """`snakemake all` from nothing in a scratch copy of ``tree``'s workflow, with ``tree``'s own
+    library first on the path (not the installed one), so a baseline tree runs its own code."""
     workdir = Path(tempfile.mkdtemp(prefix="cvsuite-times-"))
     try:
         for name in WORKFLOW:
-            source = ROOT / name
+            source = tree / name
             (shutil.copytree if source.is_dir() else shutil.copy2)(source, workdir / name)
+        env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
         start, children = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
         run = subprocess.run(
             [sys.executable, "-m", "snakemake", "all", "--cores", str(cores)],
             cwd=workdir,
             capture_output=True,
             text=True,
+            env=env,
         )
         seconds = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -126,6 +134,39 @@ def time_workflow(cores: int) -> dict:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def against_baseline(ref: str, cores: int, rounds: int) -> dict:
+    """This tree's workflow against ``ref``'s, run in turns: the ratio of the median wall and CPU times."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    tree = Path(tempfile.mkdtemp(prefix="cvsuite-baseline-"))
+    try:
+        archive = subprocess.run(["git", "archive", commit], cwd=ROOT, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        runs = {"baseline": [], "this_tree": []}
+        for round_ in range(rounds):
+            for name, source in (("baseline", tree), ("this_tree", ROOT)):
+                runs[name].append(time_workflow(cores, source))
+                print(f"round {round_ + 1}/{rounds} {name}: {runs[name][-1]['seconds']} s", file=sys.stderr)
+    finally:
+        shutil.rmtree(tree, ignore_errors=True)
+
+    def median(name: str, key: str) -> float:
+        return float(sorted(run[key] for run in runs[name])[len(runs[name]) // 2])
+
+    return {
+        "baseline": ref,
+        "baseline_commit": commit,
+        "rounds": rounds,
+        "baseline_seconds": [run["seconds"] for run in runs["baseline"]],
+        "this_tree_seconds": [run["seconds"] for run in runs["this_tree"]],
+        "baseline_cpu_seconds": [run["cpu_seconds"] for run in runs["baseline"]],
+        "this_tree_cpu_seconds": [run["cpu_seconds"] for run in runs["this_tree"]],
+        "wall_ratio": round(median("this_tree", "seconds") / median("baseline", "seconds"), 3),
+        "cpu_ratio": round(median("this_tree", "cpu_seconds") / median("baseline", "cpu_seconds"), 3),
+    }
+
+
 def time_tests() -> dict:
     start = time.perf_counter()
     # The one test that reads this file's result is left out: it holds the README to the times
@@ -146,12 +187,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--tests", action="store_true", help="also time the test suite (several minutes)")
+    parser.add_argument("--baseline", metavar="REF", help="also run REF's workflow in turns with this one")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each tree with --baseline (default 3)")
     args = parser.parse_args()
     record = {
         "measured": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
         "machine": machine(),
         "workflow_from_nothing": time_workflow(args.cores),
     }
+    if args.baseline:
+        record["against_baseline"] = against_baseline(args.baseline, args.cores, args.rounds)
     if args.tests:
         record["test_suite"] = time_tests()
     elif TIMINGS.exists():
@@ -164,6 +209,12 @@ def main() -> None:
     verdict = "within" if workflow["within_budget"] else "OVER"
     budget = f"{verdict} the {BUDGET_SECONDS:.0f} s budget"
     print(f"snakemake all from nothing: {workflow['seconds']} s on {args.cores} cores, {budget}")
+    if args.baseline:
+        side = record["against_baseline"]
+        print(
+            f"against {args.baseline}: wall x{side['wall_ratio']} (median of {args.rounds} runs each, in turns), "
+            f"CPU x{side['cpu_ratio']}"
+        )
 
 
 if __name__ == "__main__":
