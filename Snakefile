@@ -75,6 +75,20 @@ rule degree_sweep:
         "experiments/degree_sweep.py"
 
 
+# "Estimating Out-of-Sample Error": its bias-variance decomposition, on the same curved regression.
+rule bias_variance:
+    input:
+        library=LIBRARY,
+    output:
+        **study_outputs("bias_variance"),
+    params:
+        **study_params("bias_variance"),
+    log:
+        "logs/bias_variance.log",
+    script:
+        "experiments/bias_variance.py"
+
+
 # "Cross-Validation", Example: datasets are independent, so they are simulated in shards of seeds
 # that run side by side (the plans are in rules/common.smk); knn_estimators (Part 1) and
 # nested_optimism (Part 2) gather them.
@@ -104,6 +118,7 @@ rule knn_estimators:
         registry=REGISTRY,
         estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
         repartitions=shard_tables("shape_image_datasets", "repartitions", SHAPE_SHARDS),
+        fold_models=shard_tables("shape_image_datasets", "fold_models", SHAPE_SHARDS),
     output:
         **study_outputs("knn_estimators"),
     params:
@@ -118,6 +133,7 @@ rule nested_optimism:
     input:
         library=LIBRARY,
         selection=shard_tables("shape_image_datasets", "selection", SHAPE_SHARDS),
+        candidate_scores=shard_tables("shape_image_datasets", "candidate_scores", SHAPE_SHARDS),
     output:
         **study_outputs("nested_optimism"),
     params:
@@ -362,13 +378,17 @@ rule robustness:
     input:
         library=LIBRARY,
         document_estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
+        document_fold_models=shard_tables("shape_image_datasets", "fold_models", SHAPE_SHARDS),
         document_selection=shard_tables("shape_image_datasets", "selection", SHAPE_SHARDS),
         fresh_estimates=shard_tables("shape_image_datasets", "estimates", ROBUST_SHAPE_SHARDS),
+        fresh_fold_models=shard_tables("shape_image_datasets", "fold_models", ROBUST_SHAPE_SHARDS),
         fresh_selection=shard_tables("shape_image_datasets", "selection", ROBUST_SHAPE_SHARDS),
         document_k_bias=study("k_bias").table_path("k_bias"),
+        document_error_sources=study("k_bias").table_path("error_sources"),
         document_exchange=study("ridge_path").table_path("summary"),
         fresh_exchange=shard_tables("fresh_sine_datasets", "ridge_exchange", ROBUST_SINE_SHARDS),
         fresh_k_bias=shard_tables("fresh_sine_datasets", "k_bias", ROBUST_SINE_SHARDS),
+        fresh_error_sources=shard_tables("fresh_sine_datasets", "error_sources", ROBUST_SINE_SHARDS),
     output:
         **study_outputs("robustness"),
     params:
@@ -395,6 +415,7 @@ rule compare:
         report="results/REPORT.md",
         comparison_page=report("results/comparison.html", caption="report/comparison.rst", category="published numbers"),
         errata_page=report("results/errata.html", caption="report/errata.rst", category="published numbers"),
+        remarks_page=report("results/remarks.html", caption="report/remarks.rst", category="published numbers"),
     params:
         config=config,
     log:

@@ -14,7 +14,7 @@ import pandas as pd
 from cvsuite.published.comparison import compare
 from cvsuite.published.html_tables import sortable_page
 from cvsuite.published.registry import read_registry
-from cvsuite.published.report import StudySection, errata, render_report
+from cvsuite.published.report import StudySection, errata, remarks, render_report
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
@@ -25,8 +25,13 @@ PAGE_INTRO = (
     "(results/comparison.csv). Click a heading to sort."
 )
 ERRATA_INTRO = (
-    "Every published number that differs from what the documents' own settings give: errors, "
-    "inconsistencies inside a document, and conclusions its numbers do not carry."
+    "Every published number that differs from what the documents' own settings give, under the reading of its "
+    "sentence that the document's context supports: errors, inconsistencies inside a document, and conclusions its "
+    "numbers do not carry."
+)
+REMARKS_INTRO = (
+    "What is true but imprecise, or true only under a looser reading than a strict one: each remark beside the "
+    "verdict its row has. None is counted as an erratum."
 )
 
 
@@ -40,11 +45,35 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     claims = read_registry(registry_path, catalog.table_columns())
     changes = changed_settings(config, load_schema(schema_path))
     by_study = {study.name: describe(changes_in(study.config, changes)) for study in catalog.studies.values()}
-    comparison = compare(claims, by_name, by_study)
+    comparison = compare(claims, by_name, by_study, config)
     write_table(comparison, out.comparison)
     write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
-    shown = ["claim", "document", "section", "where", "published", "reproduced_as_printed", "erratum", "note", "figure"]
+    shown = [
+        "claim",
+        "document",
+        "section",
+        "where",
+        "published",
+        "reproduced_as_printed",
+        "erratum",
+        "reading",
+        "evidence",
+        "note",
+        "figure",
+    ]
     write_text(sortable_page(errata(comparison)[shown], "Errata", ERRATA_INTRO), out.errata_page)
+    shown = [
+        "claim",
+        "document",
+        "section",
+        "where",
+        "published",
+        "reproduced_as_printed",
+        "status",
+        "remark",
+        "figure",
+    ]
+    write_text(sortable_page(remarks(comparison)[shown], "Remarks", REMARKS_INTRO), out.remarks_page)
 
     report_dir = Path(out.report).parent
     sections = []

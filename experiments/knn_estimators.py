@@ -3,7 +3,8 @@
 Gathers the shards' estimates; writes the true-accuracy range, the estimator table (mean and s.d.
 of estimate - true), the repartition spread of the chosen dataset, the prose's comparisons, and
 the scikit-learn cross-check; then the Example's design, its estimators' training sizes, the
-estimators compared pair by pair, their correlation with the truth, and the document's claims
+estimators compared pair by pair, their correlation with the truth, each estimate's error split into
+training size and validation (with a class-balanced leave-one-out), and the document's claims
 about Part 1 and the arithmetic it states (from the numbers it cites, read from the registry);
 draws the shapes, the error distributions and the repartition spread.
 """
@@ -20,6 +21,7 @@ from cvsuite.studies.cross_validation_arithmetic import (
     pooled_and_fold_auc,
 )
 from cvsuite.studies.document_claims import claims_table
+from cvsuite.studies.knn_bias_sources import bias_source_claims, bias_source_differences, bias_sources, source_pairs
 from cvsuite.studies.knn_estimators import (
     crosscheck_table,
     estimator_summary,
@@ -66,6 +68,9 @@ def main(job: Job) -> StudyResult:
     settings = ShapeStudySettings.from_config(blocks["shape_images"], p1, blocks["nested_optimism"])
     names, redrawn = settings.estimator_names(), kfold_name(p1["repartition_folds"])
     estimates, repartitions = read_tables(job.input.estimates), read_tables(job.input.repartitions)
+    fold_models = read_tables(job.input.fold_models)
+    sources = bias_sources(fold_models, names)
+    source_differences = bias_source_differences(fold_models, source_pairs(names))
     summary = estimator_summary(estimates, names)
     repeated = repartition_summary(repartitions, [names[0], redrawn])
 
@@ -82,7 +87,9 @@ def main(job: Job) -> StudyResult:
     auc = pooled_and_fold_auc(settings.design, images["per_class"], **check)
     nested = nested_fits(settings.outer_folds, settings.selection_folds, len(settings.sigmas) * len(settings.ks))
     arithmetic = arithmetic_claims(cited_numbers(job.input.registry), labels, auc, nested)
-    claims = claims_table(part_one_claims(evidence) + arithmetic)
+    claims = claims_table(
+        part_one_claims(evidence) + bias_source_claims(fold_models, source_differences, names) + arithmetic
+    )
 
     # The shapes figure shows the first dataset of the study as it was drawn.
     first = blocks["shape_images"]["first_seed"]
@@ -101,6 +108,8 @@ def main(job: Job) -> StudyResult:
             "training_sizes": sizes,
             "paired": paired,
             "correlation": estimate_truth_correlation(estimates, names),
+            "bias_sources": sources,
+            "bias_source_differences": source_differences,
             "claims": claims,
         },
         figures={

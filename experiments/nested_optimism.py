@@ -2,12 +2,19 @@
 
 Gathers the shards' selection rows; writes the document's Part 2 block (the whole grid) and how
 optimism and nested error grow with the number of candidates, and the document's claim that the
-winner's score is biased upward; draws the per-dataset estimates against the truth and optimism
+winner's score is biased upward, and how robust the CV ranking of the candidates is beside the
+winner's value; draws the per-dataset estimates against the truth and optimism
 against the number of candidates.
 """
 
 from cvsuite.figures import nested_optimism as figures
-from cvsuite.studies.nested_optimism import candidate_growth, growth_findings, selection_claims, selection_summary
+from cvsuite.studies.nested_optimism import (
+    candidate_growth,
+    growth_findings,
+    ranking_robustness,
+    selection_claims,
+    selection_summary,
+)
 from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -18,13 +25,15 @@ def main(job: Job) -> StudyResult:
     full = len(grid["sigmas"]) * len(grid["ks"])  # the document's selection: the whole grid
     growth = candidate_growth(selection)
     summary = selection_summary(selection, full)
+    ranking = ranking_robustness(read_tables(job.input.candidate_scores))
     return StudyResult(
         tables={
             "per_dataset": selection,
             "summary": summary,
             "candidates": growth,
             "growth_findings": growth_findings(selection),
-            "claims": selection_claims(summary),
+            "ranking": ranking,
+            "claims": selection_claims(summary, ranking),
         },
         figures={
             "estimates_against_truth": figures.estimates_against_truth(

@@ -2,13 +2,16 @@
 
 Reads the shape-image rows of the document's 40 datasets and of the fresh ones, the document's
 regression sample and the fresh samples; writes one row per conclusion (the document's words,
-the estimate at both scales with its Monte Carlo standard error, held or not) and draws them.
+the estimate at both scales with its Monte Carlo standard error, held, not held or undecided) and
+Part 1's estimators and the fresh samples' K-bias table at the fresh scale, and draws them.
 """
 
 import pandas as pd
 
 from cvsuite.figures import robustness as figures
 from cvsuite.studies.robustness import Evidence, ShapeCriteria, conclusions, side_by_side
+from cvsuite.studies.robustness_estimators import shape_estimators
+from cvsuite.studies.robustness_regression import k_bias_by_k
 from cvsuite.studies.shape_image_datasets import holdout_name, kfold_name
 from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -26,22 +29,33 @@ def main(job: Job) -> StudyResult:
     )
     document = Evidence(
         estimates=read_tables(inputs.document_estimates),
+        fold_models=read_tables(inputs.document_fold_models),
         selection=read_tables(inputs.document_selection),
         # The document's one regression sample is dataset 0.
         k_bias=pd.read_csv(inputs.document_k_bias).assign(dataset=0),
+        error_sources=pd.read_csv(inputs.document_error_sources).assign(dataset=0),
         exchange=pd.read_csv(inputs.document_exchange),
     )
     fresh = Evidence(
         estimates=read_tables(inputs.fresh_estimates),
+        fold_models=read_tables(inputs.fresh_fold_models),
         selection=read_tables(inputs.fresh_selection),
         k_bias=read_tables(inputs.fresh_k_bias),
+        error_sources=read_tables(inputs.fresh_error_sources),
         exchange=read_tables(inputs.fresh_exchange),
     )
     fresh_rows = conclusions(fresh, criteria)
     table = side_by_side(conclusions(document, criteria), fresh_rows)
     print(table[["conclusion", "document_estimate", "new_estimate", "new_se", "held"]].to_string())
     regions = {row["conclusion"]: row["region"] for row in fresh_rows}
-    return StudyResult(tables={"conclusions": table}, figures={"conclusions": figures.conclusions(table, regions)})
+    return StudyResult(
+        tables={
+            "conclusions": table,
+            "shape_estimators": shape_estimators(fresh.estimates, fresh.fold_models, criteria.kfold),
+            "k_bias_by_k": k_bias_by_k(fresh.k_bias, fresh.error_sources),
+        },
+        figures={"conclusions": figures.conclusions(table, regions)},
+    )
 
 
 if __name__ == "__main__":

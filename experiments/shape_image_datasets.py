@@ -1,7 +1,8 @@
 """Step shape_image_datasets: one shard of the shape-image datasets ("Cross-Validation", section Example).
 
-Each dataset's Part 1 estimates, its repartitions (on the chosen dataset) and its Part 2 selection
-rows; the studies knn_estimators, nested_optimism and robustness gather the shards.
+Each dataset's Part 1 estimates (and their two sources of error), its repartitions (on the chosen
+dataset) and its Part 2 selection rows; the studies knn_estimators, nested_optimism and robustness
+gather the shards.
 """
 
 from cvsuite.studies.shape_image_datasets import ShapeStudySettings, simulate_datasets
@@ -19,7 +20,13 @@ def main(job: Job) -> StudyResult:
         f"datasets {start}..{stop - 1}: {len(result.estimates)} estimate rows, {len(result.selection)} selection rows"
     )
     return StudyResult(
-        tables={"estimates": result.estimates, "repartitions": result.repartitions, "selection": result.selection},
+        tables={
+            "estimates": result.estimates,
+            "repartitions": result.repartitions,
+            "selection": result.selection,
+            "fold_models": result.fold_models,
+            "candidate_scores": result.candidate_scores,
+        },
         provenance={"seeds": [start, stop - 1]},
     )
 

@@ -11,8 +11,9 @@ degree-5 fit trained without fold 4, the per-fold errors, and the CV difference 
 Also the document's other sentences about the example: the design of Steps 2-3 (design), the
 numbers behind the sentences about the data (findings), the ranking tested as an inference (paired
 fold differences, every re-partition, fresh data: ranking_evidence), what CV_k estimates at each k on
-this design, exactly (expectations_by_folds), and every claim re-checked on each table the recovery
-found consistent with the printed figures (consistent_tables).
+this design, exactly (expectations_by_folds) and averaged over designs with x drawn at random
+(random_design_expectations), and every claim re-checked on each table the recovery found consistent
+with the printed figures (consistent_tables).
 """
 
 import numpy as np
@@ -24,6 +25,7 @@ from cvsuite.published.registry import published_value, read_registry
 from cvsuite.studies import twelve_points as tp
 from cvsuite.studies import twelve_points_by_folds as by_folds
 from cvsuite.studies import twelve_points_findings as tpf
+from cvsuite.studies import twelve_points_random_x as random_x
 from cvsuite.studies import twelve_points_ranking as ranking
 from cvsuite.studies.document_claims import claims_table
 from cvsuite.studies.recover_twelve_points import recovered_y, settled_convention
@@ -35,6 +37,7 @@ PUBLISHED_CV_DIFFERENCE = "oos.twelve.cv-difference-cost"
 RECOVERED_DATA = "recovered table (not given in the document)"
 DESIGN_DATA = "the design (no data)"
 EXPECTED_DATA = "exact expectations on fresh data y = a + b x + noise (no table)"
+RANDOM_X_DATA = "exact expectations on fresh data, averaged over random designs x (no table)"
 CONSISTENT_DATA = (
     "every table consistent with the printed figures (the recovered one and recover_twelve_points' solutions)"
 )
@@ -62,15 +65,22 @@ def main(job: Job) -> StudyResult:
     expectations = by_folds.expectations_by_folds(
         design.x, design.degrees, by_folds.equal_fold_counts(design.n, max(design.degrees)), convention
     )
+    random_designs = random_x.random_design_expectations(
+        design.n, design.degrees, (len(design.folds), design.n), params["random_designs"], params["random_design_seed"]
+    )
     claims = checked[checked["table"] == 0].drop(columns="table")
     for table in (fits, folds, summary, contrasts, claims):
         table["data"] = RECOVERED_DATA
-    claims = pd.concat(
+    by_k = pd.concat(
         [
-            claims,
-            claims_table(tpf.design_claims(design)).assign(data=DESIGN_DATA),
             claims_table(by_folds.fold_count_claims(expectations, len(design.folds))).assign(data=EXPECTED_DATA),
+            claims_table(random_x.random_design_claims(random_designs, len(design.folds))).assign(data=RANDOM_X_DATA),
         ],
+        ignore_index=True,
+    )
+    either = claims_table(random_x.either_design_claims(by_k)).assign(data=f"{EXPECTED_DATA}; {RANDOM_X_DATA}")
+    claims = pd.concat(
+        [claims, claims_table(tpf.design_claims(design)).assign(data=DESIGN_DATA), by_k, either],
         ignore_index=True,
     )
 
@@ -100,6 +110,7 @@ def main(job: Job) -> StudyResult:
             "findings": findings.iloc[[0]].assign(data=RECOVERED_DATA),
             "ranking_evidence": evidence,
             "expectations_by_folds": expectations.assign(data=EXPECTED_DATA),
+            "random_design_expectations": random_designs,
             "consistent_tables": tpf.claims_across_tables(checked).assign(data=CONSISTENT_DATA),
         },
         figures={

@@ -103,7 +103,8 @@ SIMULATION_PRIORITY = 10
 SHAPE = config["shape_images"]
 SHAPE_SHARDS = shard_ranges(SHAPE["first_seed"], SHAPE["datasets"], SHAPE["datasets_per_shard"])
 SHAPE_SIMULATION = {
-    "shape_images": {"images": SHAPE["images"], "grid": SHAPE["grid"]},
+    # first_seed and datasets say which seeds are the document's (every candidate's truth is measured there).
+    "shape_images": {k: SHAPE[k] for k in ("images", "grid", "first_seed", "datasets")},
     "knn_estimators": config["knn_estimators"],
     "nested_optimism": config["nested_optimism"],
 }

@@ -13,12 +13,15 @@ BASE = dict(
     where="w",
     published="0.1528",
     comparison="rounded",
+    reading="",
+    evidence="",
     table="s/t.csv",
     row="K=2",
     column="value",
     alternative="",
     by_construction="",
     erratum="",
+    remark="",
     figure="",
     note="",
 )
@@ -125,3 +128,41 @@ def test_a_report_table_gives_each_column_the_digits_that_keep_its_values_apart(
     rows = markdown_table(solvers)
     assert rows[2] == "| lstsq | 81051 |" and rows[3] == "| normal equations | 81049 |"  # 8.105e+04 twice at 4
     assert markdown_table(pd.DataFrame({"x": [0.5, float("nan")]}))[3] == "| — |"
+
+
+def test_an_undecided_claim_reads_inconclusive_never_differs():
+    tables = {"s/c.csv": pd.DataFrame({"claim": ["a", "b"], "holds": ["undecided", "False"]})}
+    rows = [
+        claim(comparison="exact", published="True", table="s/c.csv", row="claim=a", column="holds"),
+        claim(id="demo.b", comparison="exact", published="True", table="s/c.csv", row="claim=b", column="holds"),
+    ]
+    result = compare(rows, tables)
+    assert list(result["status"]) == ["inconclusive", "differs"]
+    assert "too little power" in result.loc[0, "note"]
+
+
+def test_the_words_of_a_row_are_filled_from_the_run_and_kept_apart():
+    row = claim(
+        note="the estimate ${s/t.csv[K=2].value:.3f}",
+        reading="K = 2 reads ${s/t.csv[K=5].value:.1f}",
+        remark="strictly, ${config:k.shuffles} shuffles",
+        evidence="figure: s/t.csv[K=2]:value",
+    )
+    result = compare([row], TABLES, config={"k": {"shuffles": 40}}).iloc[0]
+    assert (result["note"], result["reading"], result["remark"]) == (
+        "the estimate 0.153",
+        "K = 2 reads 0.2",
+        "strictly, 40 shuffles",
+    )
+    assert result["evidence"] == "figure: s/t.csv[K=2]:value"
+
+
+def test_significant_reads_a_number_at_the_figures_its_digits_show():
+    tables = {"s/t.csv": pd.DataFrame({"K": [15], "value": [81050.60]})}
+    read = dict(row="K=15", reading="r", evidence="figure: s/t.csv:value")
+    rounded = compare([claim(published="81,050", **read)], tables)
+    significant = compare([claim(published="81,050", comparison="significant", **read)], tables)
+    assert rounded.loc[0, "status"] == "differs" and rounded.loc[0, "reproduced_as_printed"] == "81,051"
+    assert significant.loc[0, "status"] == "reproduced" and significant.loc[0, "reproduced_as_printed"] == "81,050"
+    five = compare([claim(published="81,060", comparison="significant", **read)], tables)
+    assert five.loc[0, "status"] == "differs"

@@ -142,12 +142,23 @@ def test_findings_read_the_naive_standard_error_against_the_true_spread():
             "naive_over_true_sd": [0.8, 0.9, np.nan],
         }
     )
-    differences = pd.DataFrame({"K": [5, 40, 40], "versus": [2, 2, 5], "difference_over_se": [-2.5, -1.0, 0.5]})
+    differences = pd.DataFrame(
+        {
+            "K": [5, 40, 40],
+            "versus": [2, 2, 5],
+            "difference_over_se": [-2.5, -1.0, 0.5],
+            "variance_difference_se": [0.0004, 0.0003, 0.0002],
+        }
+    )
     findings = variance_findings(table, differences).iloc[0]
-    assert findings["variance_depends_on_k"] and findings["largest_difference_over_se"] == -2.5  # paired, 2.5 SE
-    assert not variance_findings(table, differences.assign(difference_over_se=[1.9, -1.0, 0.5])).loc[
-        0, "variance_depends_on_k"
-    ]
+    assert str(findings["variance_depends_on_k"]) == "True" and findings["largest_difference_over_se"] == -2.5  # 2.5 SE
+    # A dependence no pair shows is not refuted: undecided, with the smallest difference the test could see.
+    undetected = variance_findings(table, differences.assign(difference_over_se=[1.9, -1.0, 0.5])).iloc[0]
+    assert undetected["variance_depends_on_k"] == "undecided" and undetected["loo_variance_higher"] == "undecided"
+    assert undetected["detectable_difference"] == pytest.approx(2.8 * 0.0002)
+    assert undetected["detectable_difference_percent"] == pytest.approx(100 * 2.8 * 0.0002 / 0.003)
+    higher = variance_findings(table, differences.assign(difference_over_se=[0.0, 2.1, 0.5])).iloc[0]
+    assert str(higher["loo_variance_higher"]) == "True"
     assert (findings["largest_variance_k"], findings["smallest_variance_k"]) == (2, 5)
     assert findings["naive_std_error_understates"] and findings["naive_over_true_sd_max"] == 0.9
     assert not findings["about_binomial_whatever_k"]  # 0.6 is below 2/3

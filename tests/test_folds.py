@@ -180,3 +180,14 @@ def test_legacy_shuffled_kfold_gives_scikit_learns_shuffled_kfold(n, k, seed):
 def test_legacy_shuffled_kfold_refuses_impossible_fold_counts():
     with pytest.raises(ValueError, match="between 2 and n = 4"):
         legacy_shuffled_kfold(4, 5, 0)
+
+
+def test_class_balanced_leave_one_out_takes_one_item_of_each_class_per_fold():
+    from cvsuite.methods.folds import class_balanced_leave_one_out
+
+    labels = np.repeat([0, 1, 2], 4)
+    folds = class_balanced_leave_one_out(labels)
+    assert len(folds) == 4 and all(sorted(labels[f].tolist()) == [0, 1, 2] for f in folds)
+    assert sorted(np.concatenate(folds).tolist()) == list(range(12))
+    with pytest.raises(ValueError, match="equal class counts"):
+        class_balanced_leave_one_out(np.array([0, 0, 1]))

@@ -16,7 +16,14 @@ from cvsuite.studies.k_bias import (
     shuffle_summary,
     std_error_range,
 )
-from cvsuite.studies.k_bias_claims import KBiasEvidence, error_sources, k_bias_claims, other_degrees, precision_table
+from cvsuite.studies.k_bias_claims import (
+    KBiasEvidence,
+    error_sources,
+    k_bias_claims,
+    other_degrees,
+    precision_table,
+    sign_test_p,
+)
 
 X, Y = sine_sample(25, 3, 0.35, 3.0)
 XT, YT = sine_sample(400, 99, 0.35, 3.0)
@@ -175,6 +182,7 @@ def hand_made_evidence(k2_bias_over_se, largest_share):
         {
             "K": [2, 5],
             "shuffles": [40, 40],
+            "shuffles_above_truth": [38, 21],
             "largest_shuffle_share_of_estimate": [largest_share, 0.1],
             "std_errors_below_spread_share": [0.9, 0.55],
             "distinct_partitions": [40, 40],
@@ -196,3 +204,16 @@ def test_claims_read_bias_against_its_standard_error_and_its_largest_shuffle(rat
     # 0.55 of 40 shuffles is not above one half by two standard errors (0.5 + 2 * 0.079)
     assert not claims.loc["std_error_understates_spread_at_k5", "holds"]
     assert claims.loc["bias_falls_beyond_noise_at_every_step", "value"] == pytest.approx(4.6)
+    # The sign, which a heavy tail cannot swamp: 38 of 40 above is systematic whatever the mean's t.
+    assert (
+        claims.loc["overestimate_systematic_at_k2", "holds"]
+        and not claims.loc["overestimate_systematic_at_k5", "holds"]
+    )
+
+
+def test_the_sign_test_is_the_exact_binomial_tail():
+    from math import comb
+
+    assert sign_test_p(40, 40) == pytest.approx(0.5**40)
+    assert sign_test_p(38, 40) == pytest.approx(sum(comb(40, j) for j in range(38, 41)) / 2**40)
+    assert sign_test_p(0, 10) == 1.0 and sign_test_p(20, 40) > 0.5

@@ -90,3 +90,26 @@ def test_too_few_training_images_for_k_is_refused():
     _, distances, labels = random_problem(1, n=8)
     with pytest.raises(ValueError, match="fewer than k = 7"):
         held_out_predictions(np.argsort(distances, axis=-1), HeldOutTask(labels, np.arange(8), [np.arange(4)], (7,), 4))
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_fold_model_accuracies_are_those_of_models_refitted_without_each_fold(k):
+    """Each fold's model predicts the test rows from the training images outside the fold: the same
+    accuracies as refitting a kNN on that subset, for a holdout, K folds and leave-one-out."""
+    from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
+    from cvsuite.methods.knn import fold_model_accuracies, predict_all_k
+
+    rng = np.random.default_rng(3)
+    train, test = rng.normal(size=(24, 5)), rng.normal(size=(60, 5))
+    labels, test_labels = np.repeat(np.arange(3), 8), rng.integers(0, 3, 60)
+    ranking = np.argsort(squared_distances(test, train), axis=1)
+    for folds in (
+        stratified_round_robin_folds(labels, 4, rng)[:1],
+        stratified_round_robin_folds(labels, 4, rng),
+        leave_one_out_folds(24),
+    ):
+        got = fold_model_accuracies(ranking, labels, test_labels, folds, k, 3)
+        for fold, accuracy in zip(folds, got):
+            keep = np.setdiff1d(np.arange(24), fold)
+            refit = predict_all_k(squared_distances(test, train[keep]), labels[keep], (k,), 3)[:, 0]
+            assert accuracy == pytest.approx((refit == test_labels).mean())

@@ -58,11 +58,50 @@ def test_the_winners_score_is_biased_upward_when_its_mean_optimism_exceeds_two_s
     assert not flat["holds"]
 
 
+COUNTS = {"nested_error_positive": 2, "nested_error_negative": 2}
+
+
 def test_the_winner_cannot_both_overstate_and_sit_below_its_fresh_score():
-    summary = pd.DataFrame([{"optimism_mean": 0.07, "optimism_mean_se": 0.01}])
+    summary = pd.DataFrame([{"optimism_mean": 0.07, "optimism_mean_se": 0.01, **COUNTS}])
     claims = selection_claims(summary).set_index("claim")
     assert bool(claims.loc["winner_biased_upward", "holds"]) and not bool(
         claims.loc["winner_score_sits_below_fresh", "holds"]
     )
-    below = selection_claims(pd.DataFrame([{"optimism_mean": -0.05, "optimism_mean_se": 0.01}])).set_index("claim")
+    below = selection_claims(pd.DataFrame([{"optimism_mean": -0.05, "optimism_mean_se": 0.01, **COUNTS}]))
+    below = below.set_index("claim")
     assert bool(below.loc["winner_score_sits_below_fresh", "holds"])
+
+
+def test_as_often_too_high_as_too_low_counts_the_datasets_either_way():
+    summary = selection_summary(SELECTION, 42)
+    claims = selection_claims(summary).set_index("claim")
+    expected = int(summary.loc[0, "nested_error_positive"]) == int(summary.loc[0, "nested_error_negative"])
+    assert bool(claims.loc["nested_as_often_high_as_low_in_example", "holds"]) == expected
+    even = selection_claims(summary.assign(nested_error_positive=20, nested_error_negative=20)).set_index("claim")
+    assert even.loc["nested_as_often_high_as_low_in_example", "holds"]
+
+
+def candidate_scores(regret_by_dataset):
+    """Two datasets of three candidates; the CV winner is the first, its true accuracy below the best by
+    the given regret; the CV errors share a dataset-wide offset."""
+    rows = []
+    for dataset, (offset, regret) in enumerate(regret_by_dataset):
+        truths = [0.60, 0.60 + regret, 0.50]
+        scores = [0.70 + offset, 0.66 + offset, 0.58 + offset]
+        rows += [
+            {"dataset": dataset, "sigma": 1.0, "k": k, "cv_score": c, "true_accuracy": t}
+            for k, c, t in zip((1, 3, 5), scores, truths)
+        ]
+    return pd.DataFrame(rows)
+
+
+def test_the_ranking_is_judged_by_the_regret_beside_the_winners_optimism():
+    from cvsuite.studies.nested_optimism import ranking_claims, ranking_robustness
+
+    table = ranking_robustness(candidate_scores([(0.0, 0.01), (0.05, 0.02), (-0.03, 0.0), (0.02, 0.01)])).iloc[0]
+    assert table["mean_regret"] == pytest.approx(0.01)
+    assert table["mean_optimism"] == pytest.approx(np.mean([0.10, 0.15, 0.07, 0.12]))
+    assert table["optimism_minus_regret"] == pytest.approx(table["mean_optimism"] - table["mean_regret"])
+    claims = {c[0]: c for c in ranking_claims(pd.DataFrame([table]))}
+    assert claims["ranking_more_robust_than_winner_value"][1]
+    assert ranking_robustness(candidate_scores([]).iloc[0:0]).empty

@@ -17,15 +17,19 @@ GOOD = {
     "where": "K table row 2",
     "published": "5.136417",
     "comparison": "rounded",
+    "reading": "",
+    "evidence": "",
     "table": "k_bias/k_bias.csv",
     "row": "K=2",
     "column": "cv_estimate",
     "alternative": "",
     "by_construction": "",
     "erratum": "",
+    "remark": "",
     "figure": "",
     "note": "",
 }
+JUDGED = {"reading": "the proposition", "evidence": "figure: k_bias/k_bias.csv[K=2]:cv_estimate"}
 
 
 def write_rows(path: Path, rows, columns=COLUMNS) -> Path:
@@ -60,9 +64,21 @@ def test_a_good_row_is_read(tmp_path):
         ({"comparison": "within_se", "note": "re-simulated"}, "needs the value the claim argues against"),
         ({"comparison": "within_se", "alternative": "50%"}, "needs a note"),
         (
-            {"comparison": "within_se", "column": "std_error", "alternative": "1", "note": "n"},
+            {"comparison": "within_se", "column": "std_error", "alternative": "1", "note": "n", **JUDGED},
             "no column 'std_error_se'",
         ),
+        ({"comparison": "exact", "published": "True"}, "a judged claim \\('exact'\\) needs its 'reading'"),
+        ({"comparison": "exact", "published": "True", "reading": "r"}, "needs its 'evidence'"),
+        ({**JUDGED, "evidence": "k_bias/k_bias.csv:cv_estimate"}, "must start with its kind"),
+        (
+            {**JUDGED, "evidence": "sign: k_bias/k_bias.csv:cv_estimat"},
+            "evidence: table 'k_bias/k_bias.csv' has no column",
+        ),
+        ({**JUDGED, "evidence": "sign: k_bias/nowhere.csv:x"}, "evidence: no study produces the table"),
+        ({"erratum": "wrong", "document": "Kohavi (1995)"}, "an erratum must be a claim of one of the documents"),
+        ({"note": "the bias is ${k_bias/k_bias.csv[K=2].biass:.2f}"}, "note: placeholder .* has no column 'biass'"),
+        ({"remark": "${k_bias/nowhere.csv.x}"}, "remark: placeholder .* no study produces the table"),
+        ({"reading": "${k_bias/k_bias.csv[K=2]cv_estimate}"}, "reading: placeholder .* is not of the form"),
         ({"alternative": "50%"}, "does not test against one"),
         ({"comparison": "not_reproducible", "table": "", "column": "", "row": ""}, "needs a note saying why"),
         ({"row": "K2"}, "row selector"),
@@ -79,6 +95,12 @@ def test_a_malformed_row_is_refused_with_its_id(tmp_path, change, message):
     with pytest.raises(RegistryError, match=message) as err:
         read_registry(path, DECLARED)
     assert f"row '{row['id']}'" in str(err.value) or "at line" in str(err.value)
+
+
+def test_a_judged_claim_with_its_reading_and_evidence_is_read(tmp_path):
+    row = {**GOOD, **JUDGED, "comparison": "exact", "published": "True", "remark": "true, but imprecise"}
+    claim = read_registry(write_rows(tmp_path / "r.csv", [row]), DECLARED)[0]
+    assert claim.judged and claim.reading == "the proposition" and claim.remark == "true, but imprecise"
 
 
 def test_a_prefix_pattern_declares_its_columns(tmp_path):
@@ -139,3 +161,55 @@ def test_published_value_reads_a_registry_row_and_names_a_missing_one(tmp_path):
     assert published_value(claims, "demo.k2-estimate") == 12.5
     with pytest.raises(KeyError, match="no row 'x.z'"):
         published_value(claims, "x.z")
+
+
+def test_no_registry_sentence_types_a_computed_number():
+    """Every number in a note, reading, remark or erratum is a placeholder filled from the run's tables,
+    a quotation of a document (its `where` or `published` text, or words in quotes), or a reference or a
+    definition (a section, K = 5, 2 SE): so a rerun under another config or seed cannot leave one stale."""
+    from cvsuite.published.registry import WORDED_FIELDS
+    from cvsuite.published.templates import quoted_numbers, typed_numbers
+
+    claims = read_registry(ROOT / "registry" / "published_numbers.csv")
+    quotes = quoted_numbers([c.where for c in claims] + [c.published for c in claims])
+    typed = {
+        (c.id, field): typed_numbers(getattr(c, field), quotes)
+        for c in claims
+        for field in WORDED_FIELDS
+        if typed_numbers(getattr(c, field), quotes)
+    }
+    assert not typed, f"typed numbers (write them as placeholders): {typed}"
+
+
+def test_the_same_evidence_and_kind_of_claim_is_judged_by_one_rule():
+    """Rows that read the same evidence for the same kind of assertion must get the same verdict rule:
+    the same comparison, and for a judged claim the same result cell (one criterion, one verdict)."""
+    from cvsuite.studies.nested_optimism import MIRRORED_CLAIMS
+
+    mirrored = {f"claim={a}": f"claim={b}" for a, b in MIRRORED_CLAIMS.items()}
+    claims = read_registry(ROOT / "registry" / "published_numbers.csv")
+    by_evidence: dict[str, list] = {}
+    for c in claims:
+        if c.evidence:
+            by_evidence.setdefault(c.evidence, []).append(c)
+    clashes = []
+    for evidence, group in by_evidence.items():
+        rules = {
+            (c.comparison, c.table, mirrored.get(c.row, c.row), c.column)
+            for c in group
+            if c.comparison in ("exact", "not_reproducible")
+        }
+        comparisons = {c.comparison for c in group}
+        if len(rules) > 1 or (len(comparisons) > 1 and comparisons != {"rounded", "within_se"}):
+            clashes.append((evidence, sorted(c.id for c in group), sorted(rules)))
+    assert not clashes, clashes
+
+
+def test_only_the_documents_claims_are_errata_and_each_has_its_reading():
+    from cvsuite.published.registry import DOCUMENTS
+
+    claims = read_registry(ROOT / "registry" / "published_numbers.csv")
+    errata = [c for c in claims if c.erratum]
+    assert errata and all(c.document in DOCUMENTS for c in errata)
+    assert all(c.reading and c.evidence for c in errata), [c.id for c in errata if not (c.reading and c.evidence)]
+    assert all(c.reading and c.evidence for c in claims if c.judged)

@@ -34,6 +34,8 @@ SETTINGS = ShapeStudySettings.from_config(
             "noise_sd": 0.6,
         },
         "grid": GRID,
+        "first_seed": 0,
+        "datasets": 2,
     },
     {
         "sigma": 1,

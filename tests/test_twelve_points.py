@@ -20,6 +20,7 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
     # the document gets wrong (registered with their erratum, so they must differ).
     from cvsuite.studies import twelve_points_by_folds as by_folds
     from cvsuite.studies import twelve_points_findings as tpf
+    from cvsuite.studies import twelve_points_random_x as random_x
     from cvsuite.studies.twelve_points_ranking import ranking_evidence
 
     evidence = ranking_evidence(RECOVERED_Y, DESIGN, MSE)
@@ -27,11 +28,19 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
     document = {"edge_fold": 4, "fold_b": 3, "nearly": 4.0}
     checked = tpf.claims_on_tables(RECOVERED_Y, DESIGN, MSE, evidence=evidence, findings=findings, document=document)
     expectations = by_folds.expectations_by_folds(X, (1, 5), by_folds.equal_fold_counts(12, 5), MSE)
+    random_designs = random_x.random_design_expectations(12, (1, 5), (4, 12), 400, 7)
+    by_k = pd.concat(
+        [
+            claims_table(by_folds.fold_count_claims(expectations, 4)),
+            claims_table(random_x.random_design_claims(random_designs, 4)),
+        ]
+    )
     claims = pd.concat(
         [
             checked.drop(columns="table"),
             claims_table(tpf.design_claims(DESIGN)),
-            claims_table(by_folds.fold_count_claims(expectations, 4)),
+            by_k,
+            claims_table(random_x.either_design_claims(by_k)),
         ]
     )
     tables = {
@@ -44,6 +53,7 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
         "twelve_points/findings.csv": findings,
         "twelve_points/ranking_evidence.csv": evidence,
         "twelve_points/expectations_by_folds.csv": expectations,
+        "twelve_points/random_design_expectations.csv": random_designs,
     }
     registered = [c for c in read_registry(REGISTRY) if c.table in tables]
     assert len(registered) >= 50
@@ -132,7 +142,11 @@ def test_paired_test_is_scipys_related_samples_t_test_on_the_fold_errors():
     assert not evidence["paired_test_separates"]
     se = folds.std(axis=1, ddof=1) / 2
     assert evidence["unpaired_difference_se"] == pytest.approx(np.hypot(*se), rel=1e-9)
-    assert bool(evidence["checks_rule_fires"]) == (folds.std(axis=1, ddof=1).max() > folds[1].mean() - folds[0].mean())
+    difference = folds[1].mean() - folds[0].mean()
+    # The Checks rule reads the fold losses' variation as step 5 measures their spread (s.d. / sqrt(k));
+    # the stricter reading, their s.d., is kept beside it for the remark.
+    assert bool(evidence["checks_rule_fires"]) == (se.max() > difference)
+    assert bool(evidence["checks_rule_fires_on_fold_sd"]) == (folds.std(axis=1, ddof=1).max() > difference)
 
 
 def test_every_repartition_is_scored_as_a_refit_would_score_it():
@@ -288,3 +302,17 @@ def test_claims_across_tables_count_the_tables_each_claim_holds_on():
         }
     )
     assert solution_tables(long, 4).tolist() == [[1.0, 0.0, 3.0, 2.0], [5.0, 4.0, 7.0, 6.0]]
+
+
+def test_with_x_drawn_afresh_leave_one_out_is_unbiased_for_the_fit_to_n_minus_one():
+    """The standard reading of what CV_k estimates: over random designs, E[CV_n] equals the expected error
+    of the fit to n - 1 observations (exactly, in expectation), and CV_k is pessimistic against the fit to n."""
+    from cvsuite.studies.twelve_points_random_x import random_design_expectations
+
+    table = random_design_expectations(12, (1,), (4, 12), 3000, 11).set_index("folds")
+    loo, four = table.loc[12], table.loc[4]
+    assert loo["expected_cv"] == pytest.approx(
+        loo["n_minus_one_error"], abs=4 * (loo["expected_cv_se"] + loo["n_minus_one_error_se"])
+    )
+    assert four["expected_cv"] > loo["expected_cv"] > loo["full_sample_error"]
+    assert four["pessimism_percent"] > loo["pessimism_percent"] > 0

@@ -82,3 +82,63 @@ def test_a_misspelt_registry_column_is_refused_before_any_job_and_nothing_is_tou
     assert run.returncode != 0
     assert "has no column 'best_theta_nrm'" in run.stderr and "rcv." in run.stderr
     assert (listing(workdir / "results"), listing(workdir / "figures")) == before
+
+
+def words_as_the_tables_give_them(workdir, config: dict) -> pd.DataFrame:
+    """Every registry row's note, reading, remark and erratum filled from the tables and config of
+    the run in ``workdir``: what comparison.csv must say if its numbers come from that run."""
+    from cvsuite.published.registry import WORDED_FIELDS
+    from cvsuite.published.templates import render
+    from cvsuite.workflow.catalog import load_catalog
+
+    catalog = load_catalog(workdir / "studies.yaml")
+    tables = {
+        f"{study.name}/{table}.csv": pd.read_csv(
+            workdir / study.table_path(table), keep_default_na=False, na_values=[""]
+        )
+        for study in catalog.studies.values()
+        for table in study.tables
+        if (workdir / study.table_path(table)).exists()
+    }
+    registry = pd.read_csv(workdir / "registry" / "published_numbers.csv", dtype=str, keep_default_na=False)
+    for field in WORDED_FIELDS:
+        registry[field] = [render(text, tables, config) for text in registry[field]]
+    return registry.set_index("id")[list(WORDED_FIELDS)]
+
+
+def assert_words_follow_the_tables(workdir, config: dict) -> pd.DataFrame:
+    comparison = pd.read_csv(workdir / "results" / "comparison.csv", dtype=str, keep_default_na=False)
+    expected = words_as_the_tables_give_them(workdir, config)
+    written = comparison.set_index("claim")
+    for field in ("reading", "remark", "erratum"):
+        stale = written.index[written[field] != expected.loc[written.index, field]]
+        assert stale.empty, f"{field} of {list(stale[:5])} is not what this run's tables give"
+    stale = [claim for claim in written.index if expected.at[claim, "note"] not in written.at[claim, "note"]]
+    assert not stale, f"the note of {stale[:5]} is not what this run's tables give"
+    return written
+
+
+def test_every_number_in_the_registrys_words_is_this_runs(finished_workflow):
+    import yaml
+
+    config = yaml.safe_load((finished_workflow / "config.yaml").read_text())
+    written = assert_words_follow_the_tables(finished_workflow, config)
+    words = written[["note", "reading", "remark", "erratum"]].agg(" ".join, axis=1)
+    assert not words.str.contains(r"\$\{|\bn/a\b").any(), list(written.index[words.str.contains(r"\$\{|\bn/a\b")])
+
+
+def test_a_new_seed_moves_the_numbers_in_the_registrys_words(finished_workflow, tmp_path):
+    """A rerun under another seed leaves no sentence with the old run's numbers (issue 18)."""
+    import yaml
+
+    workdir = copy_finished(finished_workflow, tmp_path / "new-seed")
+    run = snakemake(workdir, "all", "--config", "k_bias={first_seed: 100}")
+    assert run.returncode == 0, run.stderr[-4000:]
+    config = yaml.safe_load((workdir / "config.yaml").read_text())
+    config["k_bias"]["first_seed"] = 100
+    written = assert_words_follow_the_tables(workdir, config)
+    before = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
+    before = before.set_index("claim")
+    k_bias = written.index[written["study"] == "k_bias"]
+    moved = [c for c in k_bias if written.at[c, "note"] != before.at[c, "note"] and "${" not in written.at[c, "note"]]
+    assert moved, "the k_bias notes did not move with the seed"

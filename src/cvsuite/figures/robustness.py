@@ -9,6 +9,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.published.comparison import UNDECIDED
 from cvsuite.studies.robustness import PassRegion
 
 SCALES = (  # (columns' prefix, label, colour, row)
@@ -66,9 +67,12 @@ def _criterion(ax, region: PassRegion, reference: float) -> None:
     ax.set_xlim(left, right)
 
 
+VERDICTS = {True: "HELD", False: "NOT HELD", UNDECIDED: "UNDECIDED"}
+
+
 def _title(row) -> str:
     """The conclusion in its document's words, what the study finds, and the criterion."""
-    verdict = "HELD" if row.held else "NOT HELD"
+    verdict = VERDICTS[row.held if isinstance(row.held, str) else bool(row.held)]
     return "\n".join(
         (
             _wrap(f"{verdict}: “{row.words}” ({row.document})"),
@@ -115,7 +119,8 @@ def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion]) -> Figure:
     else:
         style.figure_legend(fig)
     fig.suptitle(
-        f"{int(table['held'].sum())} of {len(table)} conclusions hold on fresh datasets "
+        f"{sum(not isinstance(v, str) and bool(v) for v in table['held'])} of {len(table)} conclusions hold on fresh "
+        "datasets "
         "(grey: the document's own scale; black: fresh datasets)"
     )
     return fig

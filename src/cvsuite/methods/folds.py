@@ -169,6 +169,23 @@ def leave_one_out_folds(n: int) -> list[np.ndarray]:
     return [np.array([i]) for i in range(n)]
 
 
+def class_balanced_leave_one_out(labels: np.ndarray) -> list[np.ndarray]:
+    """Leave one item of each class out: fold i holds the i-th item of every class (in index order).
+
+    Every training set keeps the classes' proportions, so no held-out item's class is a minority
+    among the items that predict it; leave-one-out (one item out) tips each class's count against
+    the item held out (Kohavi, 1995, the Iris majority example of "Cross-Validation", Variants).
+    Draws nothing; needs equal class counts. Within a class the items are exchangeable, so pairing
+    them by index is as good as pairing them at random.
+    """
+    labels = np.asarray(labels)
+    classes, counts = np.unique(labels, return_counts=True)
+    if len(set(counts.tolist())) != 1 or counts[0] < 2:
+        raise ValueError(f"class-balanced leave-one-out needs equal class counts of at least 2, got {counts.tolist()}")
+    members = [np.flatnonzero(labels == c) for c in classes]
+    return [np.array([m[i] for m in members]) for i in range(counts[0])]
+
+
 def canonical_partition(folds: list[np.ndarray]) -> list[np.ndarray]:
     """The same partition written one way only: each fold sorted, folds ordered by first item.
 

@@ -80,6 +80,90 @@ def predict_all_k(distances: np.ndarray, train_labels: np.ndarray, ks, n_classes
     return majority_votes(train_labels[nearest], ks, n_classes)
 
 
+def fold_model_accuracies(
+    ranking: np.ndarray,
+    train_labels: np.ndarray,
+    test_labels: np.ndarray,
+    folds: list[np.ndarray],
+    k: int,
+    n_classes: int,
+) -> np.ndarray:
+    """The accuracy on the test rows of each model a cross-validation trains: the model of fold f
+    is trained on every training image outside f. Returns one accuracy per fold.
+
+    ``ranking`` is ``np.argsort`` of the test-by-train distances (n_test, n; only its first k + the
+    largest fold columns are read). A model's neighbours of a test row are the first
+    k images outside its fold in the row's order (those an ``argsort`` of the sub-matrix gives,
+    unless two distances tie), so only the folds met among a row's first k neighbours change its
+    prediction, and only where the fold's images among them are enough to overturn the vote: each
+    such row is predicted again once per such fold, from its first k + (largest fold) neighbours,
+    instead of once per model.
+    """
+    n = len(train_labels)
+    width = k + max(len(f) for f in folds)
+    if ranking.shape[1] < min(n, width):
+        raise ValueError(f"the ranking has {ranking.shape[1]} columns; these folds need {min(n, width)}")
+    if all(len(f) == 1 for f in folds) and sum(len(f) for f in folds) == n:
+        return _leave_one_out_model_accuracies(ranking, train_labels, test_labels, folds, k, n_classes)
+    fold = fold_of(folds, n)
+    top = ranking[:, : min(n, width)]
+    fold_ids, labels = fold[top], train_labels[top]
+    full_counts = _counts(labels[:, :k], n_classes)
+    full_hits = full_counts.argmax(axis=1) == test_labels
+    # Each (row, fold) once: the folds met among the row's k nearest (images in no fold, -1, land
+    # in a last column that is dropped) with how many of the k they hold.
+    slots = len(folds) + 1
+    cells = np.arange(len(test_labels))[:, None] * slots + np.where(fold_ids[:, :k] < 0, slots - 1, fold_ids[:, :k])
+    held = np.bincount(cells.ravel(), minlength=len(test_labels) * slots).reshape(len(test_labels), slots)
+    # Leaving out j of the k can take at most j votes from the winner and give at most j to another
+    # label: a winner ahead of every other label by more than 2j keeps the row's prediction.
+    if n_classes > 1:
+        ordered = np.partition(full_counts, n_classes - 2, axis=1)
+        margin = ordered[:, -1] - ordered[:, -2]
+    else:
+        margin = np.full(len(test_labels), k + 1)
+    rows, left_out = np.nonzero((held[:, :-1] > 0) & (2 * held[:, :-1] >= margin[:, None]))
+    usable = fold_ids[rows] != left_out[:, None]
+    rank = np.cumsum(usable, axis=1, dtype=np.int16)
+    if len(rows) and rank[:, -1].min() < k:
+        raise ValueError(f"a fold leaves fewer than k = {k} training images")
+    chosen = labels[rows].ravel().compress((usable & (rank <= k)).ravel()).reshape(len(rows), k)
+    hits = _votes(chosen, n_classes) == test_labels[rows]
+    lost = np.bincount(left_out, weights=full_hits[rows] - hits.astype(float), minlength=len(folds))
+    return (full_hits.sum() - lost) / len(test_labels)
+
+
+def _leave_one_out_model_accuracies(ranking, train_labels, test_labels, folds, k: int, n_classes: int) -> np.ndarray:
+    """``fold_model_accuracies`` when each fold holds one image: leaving out one of a row's k nearest
+    leaves the other k - 1 and the (k+1)-th, so its votes are the first k + 1's less the one left out
+    (a majority vote counts labels; their order does not matter to it)."""
+    top = ranking[:, : k + 1]
+    labels = train_labels[top]
+    full_hits = _votes(labels[:, :k], n_classes) == test_labels
+    counts = _counts(labels, n_classes)
+    rows = np.arange(len(test_labels))
+    lost = np.zeros(len(train_labels))
+    for place in range(k):
+        without = counts.copy()
+        without[rows, labels[:, place]] -= 1
+        hits = without.argmax(axis=1) == test_labels
+        np.add.at(lost, top[:, place], full_hits.astype(float) - hits)
+    return (full_hits.sum() - lost[np.concatenate(folds)]) / len(test_labels)
+
+
+def _counts(neighbour_labels: np.ndarray, n_classes: int) -> np.ndarray:
+    """Votes per class of each row of neighbour labels: (rows, n_classes)."""
+    rows = neighbour_labels.shape[0]
+    slots = (np.arange(rows)[:, None] * n_classes + neighbour_labels).ravel()
+    return np.bincount(slots, minlength=rows * n_classes).reshape(rows, n_classes)
+
+
+def _votes(neighbour_labels: np.ndarray, n_classes: int) -> np.ndarray:
+    """The majority label of each row of neighbour labels, ties to the lowest label (one k): a vote
+    count per class (order within a row does not matter to it), then the first largest."""
+    return _counts(neighbour_labels, n_classes).argmax(axis=1)
+
+
 def has_row_ties(distances: np.ndarray) -> bool:
     """True when some row of a square distance matrix has two equal off-diagonal entries."""
     n = distances.shape[-1]

@@ -11,7 +11,9 @@ The verdicts, in the order the report counts them:
   ``POWER_FRACTION`` of the distance between the published figure and its ``alternative``;
 - ``differs``: it does not match; the note names the settings that moved it, or says none did;
 - ``inconclusive``: a statistical figure within the allowance, but the test had too little power
-  (too few simulated datasets at this config) to tell it from its alternative;
+  (too few simulated datasets at this config) to tell it from its alternative; or a claim in words
+  whose test could decide neither way (its claims table says ``undecided``: a claim that something
+  exists or depends on something is never refuted by a non-detection);
 - ``not reproducible``: the document does not give what the number needs (the note says why);
 - ``not computed at this config``: the row the number needs is not in the table at this config
   (K = 3 was not run), or the study produced no value there; the note says which.
@@ -20,12 +22,13 @@ The verdicts, in the order the report counts them:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from cvsuite.published.printed_numbers import parse_printed, reads_the_same, write_as_printed
-from cvsuite.published.registry import Claim, parse_row_selector
+from cvsuite.published.printed_numbers import parse_printed, write_as_printed, write_significant
+from cvsuite.published.registry import WORDED_FIELDS, Claim, parse_row_selector
+from cvsuite.published.templates import render
 
 STATUSES = (
     "reproduced",
@@ -36,6 +39,7 @@ STATUSES = (
     "not reproducible",
     "not computed at this config",
 )
+UNDECIDED = "undecided"  # a claims table's verdict when its test can decide neither way
 ALLOWANCE_SE = 2.0  # a published figure within 2 standard errors reads as consistent: one two-sided 95% test
 POWER_FRACTION = 0.25  # the allowance may be at most a quarter of the distance to the alternative
 
@@ -49,6 +53,9 @@ COMPARISON_COLUMNS = [
     "reproduced_as_printed",
     "status",
     "comparison",
+    "reading",
+    "remark",
+    "evidence",
     "se",
     "allowance",
     "z",
@@ -71,8 +78,9 @@ class Lookup:
     missing: str = ""
 
 
-def look_up(claim: Claim, tables: dict[str, pd.DataFrame]) -> Lookup:
-    """The value (and, for ``within_se``, its standard error) a claim points at, or why there is none."""
+def look_up(claim: Claim, tables: dict[str, pd.DataFrame], cache: dict | None = None) -> Lookup:
+    """The value (and, for ``within_se``, its standard error) a claim points at, or why there is none.
+    ``cache``, if given, keeps the rows each (table, selector) chose (``select_rows``)."""
     table = tables.get(claim.table)
     if table is None:
         return Lookup(missing=f"no table '{claim.table}' was written")
@@ -80,17 +88,32 @@ def look_up(claim: Claim, tables: dict[str, pd.DataFrame]) -> Lookup:
     absent = [c for c in needed if c not in table.columns]
     if absent:
         return Lookup(missing=f"'{claim.table}' has no column {', '.join(absent)}")
-    mask = pd.Series(True, index=table.index)
-    for key, wanted in parse_row_selector(claim.row):
-        if key not in table.columns:
-            return Lookup(missing=f"'{claim.table}' has no column '{key}' to select on")
-        mask &= table[key].map(lambda cell, wanted=wanted: _same_cell(cell, wanted))
-    matches = table[mask]
+    try:
+        matches = select_rows(table, claim.row, cache)
+    except KeyError as err:
+        return Lookup(missing=f"'{claim.table}' has no column '{err.args[0]}' to select on")
     if len(matches) != 1:
         return Lookup(missing=f"row {claim.row or '(the only one)'} matches {len(matches)} rows of '{claim.table}'")
     row = matches.iloc[0]
     se = float(row[f"{claim.column}_se"]) if claim.comparison == "within_se" else None
     return Lookup(value=row[claim.column], se=se)
+
+
+def select_rows(table: pd.DataFrame, row: str, cache: dict | None = None) -> pd.DataFrame:
+    """The rows of ``table`` that a registry row selector (``K=2&statistic=mean``) chooses; all of
+    them for an empty selector. KeyError naming a selector column the table lacks. ``cache`` (a
+    dict kept while ``table`` lives) remembers each choice: many claims and placeholders share one."""
+    if cache is not None:
+        key = (id(table), row)
+        if key not in cache:
+            cache[key] = (table, select_rows(table, row))  # the table kept, so its id stays its own
+        return cache[key][1]
+    mask = pd.Series(True, index=table.index)
+    for key, wanted in parse_row_selector(row):
+        if key not in table.columns:
+            raise KeyError(key)
+        mask &= table[key].map(lambda cell, wanted=wanted: _same_cell(cell, wanted))
+    return table[mask]
 
 
 def _same_cell(cell, wanted: str) -> bool:
@@ -123,13 +146,23 @@ def judge(claim: Claim, found: Lookup) -> dict:
     matched_status = "reproduced by construction" if claim.by_construction else "reproduced"
     if claim.comparison == "exact":
         text = str(found.value)
+        if text == UNDECIDED:
+            return {
+                **verdict,
+                "reproduced": text,
+                "reproduced_as_printed": text,
+                "status": "inconclusive",
+                "note": _join(claim.note, "too little power: the test decides the claim neither way at this config"),
+            }
         status = matched_status if text == claim.published else "differs"
         return {**verdict, "reproduced": text, "reproduced_as_printed": text, "status": status}
     number = float(found.value)
     printed = parse_printed(claim.published)
-    if claim.comparison == "rounded":
-        written = _grouped_like(write_as_printed(number, printed), printed.text) + printed.suffix
-        status = matched_status if reads_the_same(number, printed) else "differs"
+    if claim.comparison in ("rounded", "significant"):
+        write = write_as_printed if claim.comparison == "rounded" else write_significant
+        text = write(number, printed)
+        written = _grouped_like(text, printed.text) + printed.suffix
+        status = matched_status if text == printed.canonical() else "differs"
         return {**verdict, "reproduced": repr(number), "reproduced_as_printed": written, "status": status}
     return {**verdict, **_statistical(claim, number, found.se, printed, matched_status)}
 
@@ -187,18 +220,26 @@ def _join(*parts: str) -> str:
 
 
 def compare(
-    claims: list[Claim], tables: dict[str, pd.DataFrame], changes: dict[str, str] | None = None
+    claims: list[Claim],
+    tables: dict[str, pd.DataFrame],
+    changes: dict[str, str] | None = None,
+    config: dict | None = None,
 ) -> pd.DataFrame:
     """The comparison table: one row per claim, published beside reproduced, with a verdict.
 
     ``changes`` maps a study to the description of the settings this run changed in its config
     blocks (``document_settings.describe``); a ``differs`` note names them, or says none changed.
-    Never raises for a config: what cannot be computed at it says so in its row.
+    The numbers of each claim's note, reading, remark and erratum are filled from ``tables`` and
+    ``config`` (this run's). Never raises for a config: what cannot be computed at it says so in
+    its row.
     """
     changes = changes or {}
-    rows = []
+    rows, cache = [], {}
     for claim in claims:
-        verdict = judge(claim, Lookup() if claim.comparison == "not_reproducible" else look_up(claim, tables))
+        worded = {field: render(getattr(claim, field), tables, config, cache) for field in WORDED_FIELDS}
+        claim = replace(claim, **worded)
+        found = Lookup() if claim.comparison == "not_reproducible" else look_up(claim, tables, cache)
+        verdict = judge(claim, found)
         changed = changes.get(claim.study, "")
         if verdict["status"] == "differs":
             moved = f"this run changed {changed}" if changed else "no setting of this study differs from the documents'"
@@ -212,6 +253,9 @@ def compare(
                 "published": claim.published,
                 **verdict,
                 "comparison": claim.comparison,
+                "reading": claim.reading,
+                "remark": claim.remark,
+                "evidence": claim.evidence,
                 "erratum": claim.erratum,
                 "changed_settings": changed,
                 "study": claim.study,

@@ -82,3 +82,20 @@ def write_as_printed(value: float, printed: PrintedNumber) -> str:
 def reads_the_same(value: float, printed: PrintedNumber) -> bool:
     """True when ``value`` written at the printed precision reads as the printed figure."""
     return write_as_printed(value, printed) == printed.canonical()
+
+
+def significant_figures(printed: PrintedNumber) -> int:
+    """The significant figures the printed digits show: leading zeros never count, and an integer's
+    trailing zeros do not either (81,050 shows four, 0.0500 three, 2.576e-05 four)."""
+    match = _NUMBER.match(printed.text)
+    digits = (match["int"].replace(",", "") + (match["frac"] or "")).lstrip("0")
+    if not match["frac"]:
+        digits = digits.rstrip("0")
+    return max(1, len(digits))
+
+
+def write_significant(value: float, printed: PrintedNumber) -> str:
+    """``value`` rounded to the significant figures ``printed`` shows, then written as it is printed
+    (81,050.60 at the four of 81,050 reads 81050)."""
+    rounded = float(f"{value:.{significant_figures(printed) - 1}e}")
+    return write_as_printed(rounded, printed)

@@ -8,6 +8,14 @@ Columns (all text; empty where not applicable):
 - ``where``: table row and column, or the sentence quoted
 - ``published``: the figure exactly as printed (sign, digits, separators, percent kept)
 - ``comparison``: how the reproduced value is judged, one of COMPARISONS
+- ``reading``: for a judged claim (``JUDGED``: ``exact``, ``within_se``, ``significant``), the
+  proposition tested, in one sentence: the reading the document's own context supports (its
+  definitions, its examples, its other sentences saying the same); where a second reading is
+  plausible, the note names it and what it would give
+- ``evidence``: for a judged claim, the kind of claim and the tables and columns its verdict reads,
+  ``<kind>: <study>/<table>.csv[<row>]:<column>,<column>`` (the row selector optional, several
+  tables joined by ``;``; the kinds are ``EVIDENCE_KINDS``): rows with the same evidence are judged
+  by one rule
 - ``table``: the result table that holds the reproduced value, relative to ``results/``
 - ``row``: which row, as ``column=value`` conditions joined by ``&``; empty for one-row tables
 - ``column``: which column of that row
@@ -16,12 +24,18 @@ Columns (all text; empty where not applicable):
 - ``by_construction``: when the number matches because it was an input of the computation (the
   recovered table was solved to reproduce it, a parameter was calibrated on it, a setting was
   inferred from it), what made it so; a match then reads ``reproduced by construction``
-- ``erratum``: where the suite finds the document wrong (a figure no computation gives, a rounding
-  that contradicts the document's own, a conclusion its numbers do not carry), the finding in one
-  line; such a row is expected to read ``differs``, and the tests fail if it stops doing so or if
-  any other row differs
+- ``erratum``: where the suite finds the document wrong under the reading above (a figure no
+  computation gives, a rounding that contradicts the document's own, a conclusion its numbers do
+  not carry, two places of a document that contradict each other), the finding in one line; such a
+  row is expected to read ``differs``, and the tests fail if it stops doing so or if any other row
+  differs. Only the documents' own claims can be errata, never a cited work's (``DOCUMENTS``)
+- ``remark``: what is true but imprecise, or true only under a stricter reading than the one
+  tested, or worded beyond what its numbers carry: shown apart from the errata, never counted as one
 - ``figure``: the figure (relative to ``figures/``) that shows the number, if one does
 - ``note``: why the comparison is what it is; required for ``not_reproducible`` and ``within_se``
+
+``note``, ``reading``, ``remark`` and ``erratum`` name the numbers they rest on as placeholders
+(``published/templates.py``), which the comparison fills from the run's own tables.
 
 The file is checked whole before any job runs (``read_registry``): its quoting line by line, every
 field, and, against the tables and columns the studies declare (studies.yaml), every row's table,
@@ -36,6 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cvsuite.published.printed_numbers import parse_printed
+from cvsuite.published.templates import check_placeholders
 
 COLUMNS = (
     "id",
@@ -44,23 +59,52 @@ COLUMNS = (
     "where",
     "published",
     "comparison",
+    "reading",
+    "evidence",
     "table",
     "row",
     "column",
     "alternative",
     "by_construction",
     "erratum",
+    "remark",
     "figure",
     "note",
 )
 
+# The documents whose claims the suite judges; a cited work's number is registered only where a
+# document quotes it, and is never an erratum of the cited work.
+DOCUMENTS = ("Cross-Validation", "Regularization and Cross-Validation", "Estimating Out-of-Sample Error")
+
+# What a judged claim asserts of its evidence: rows reading the same evidence for the same kind of
+# assertion must be judged by one rule (tests/test_registry.py).
+EVIDENCE_KINDS = {
+    "identity": "an exact fact of a procedure or a formula (a closed form, a count of fits, a fold assignment)",
+    "sign": "the direction of an effect or a difference (above, below, upward)",
+    "ordering": "how a quantity moves along a parameter (falls with K, rises past the optimum)",
+    "shape": "where a curve turns (an interior minimum, turns and climbs)",
+    "size": "an effect's size against a stated bound (a few percent, negligible, nearly three times)",
+    "systematic": "an effect is systematic rather than the noise of one draw",
+    "dependence": "something exists or depends on something (never refuted by a non-detection)",
+    "figure": "a printed figure against a re-simulated estimate",
+}
+
+# The fields whose numbers are placeholders filled from the run's tables.
+WORDED_FIELDS = ("note", "reading", "remark", "erratum")
+
 COMPARISONS = {
     "rounded": "the reproduced value written at the printed precision reads the same",
+    "significant": "the reproduced value rounded to the significant figures the printed digits show (an "
+    "integer's trailing zeros do not count: 81,050 shows four) reads the same; for a number printed beside "
+    "others at that many figures",
     "exact": "the reproduced text equals the printed text (True, False, a label)",
     "within_se": "a re-simulation: the published figure lies within the suite's allowance of standard errors "
     "of the reproduced value (the standard error is read from the column named <column>_se)",
     "not_reproducible": "the document does not give what the number needs; the note says why",
 }
+
+# The comparisons that judge a claim under a reading, which the row must state.
+JUDGED = ("exact", "within_se", "significant")
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 
@@ -79,14 +123,23 @@ class Claim:
     where: str
     published: str
     comparison: str
+    reading: str
+    evidence: str
     table: str
     row: str
     column: str
     alternative: str
     by_construction: str
     erratum: str
+    remark: str
     figure: str
     note: str
+
+    @property
+    def judged(self) -> bool:
+        """A claim the suite judges by a test of its own: a claim in words, a re-simulated figure, or a
+        number whose precision is read from its context (``significant``)."""
+        return self.comparison in JUDGED
 
     @property
     def study(self) -> str:
@@ -200,6 +253,33 @@ def _validated(path: Path, line: int, row: dict[str, str], declared: dict[str, l
         raise refuse(f"an alternative is given but comparison '{comparison}' does not test against one")
     if row["erratum"] and comparison == "not_reproducible":
         raise refuse("an erratum needs a comparison that can say 'differs'")
+    if row["erratum"] and row["document"] not in DOCUMENTS:
+        raise refuse(
+            f"an erratum must be a claim of one of the documents ({', '.join(DOCUMENTS)}), not of a cited work"
+        )
+    if comparison in JUDGED:
+        for field in ("reading", "evidence"):
+            if not row[field]:
+                raise refuse(f"a judged claim ('{comparison}') needs its '{field}'")
+    if row["evidence"]:
+        try:
+            _, evidence = parse_evidence(row["evidence"])
+        except ValueError as err:
+            raise refuse(str(err)) from None
+        if declared is not None:
+            from cvsuite.workflow.catalog import declares_column
+
+            for table, selector, columns in evidence:
+                if table not in declared:
+                    raise refuse(f"evidence: no study produces the table '{table}'")
+                wanted = columns + [key for key, _ in parse_row_selector(selector)]
+                missing = [c for c in wanted if not declares_column(declared[table], c)]
+                if missing:
+                    raise refuse(f"evidence: table '{table}' has no column {', '.join(missing)}")
+    for field in WORDED_FIELDS:
+        problem = check_placeholders(row[field], declared)
+        if problem:
+            raise refuse(f"{field}: {problem}")
     if comparison == "not_reproducible":
         if not row["note"]:
             raise refuse("a 'not_reproducible' row needs a note saying why")
@@ -229,6 +309,27 @@ def _check_declared(refuse, row: dict[str, str], selector, comparison: str, decl
     for column in wanted:
         if not declares_column(columns, column):
             raise refuse(f"table '{table}' has no column '{column}' (studies.yaml declares {', '.join(columns)})")
+
+
+_EVIDENCE_PART = re.compile(r"^(?P<table>[a-z0-9_]+/[a-z0-9_]+\.csv)(?:\[(?P<row>[^\]]*)\])?:(?P<columns>.+)$")
+
+
+def parse_evidence(text: str) -> tuple[str, list[tuple[str, str, list[str]]]]:
+    """``sign: a/b.csv[K=2]:x,y; c/d.csv:z`` -> ("sign", [("a/b.csv", "K=2", ["x", "y"]), ("c/d.csv", "", ["z"])])."""
+    form = "<kind>: <study>/<table>.csv[<row>]:<column>,<column>; ..."
+    kind, sep, rest = text.partition(":")
+    kind = kind.strip()
+    if not sep or kind not in EVIDENCE_KINDS:
+        raise ValueError(f"evidence '{text}' must start with its kind, one of {', '.join(EVIDENCE_KINDS)} ({form})")
+    parts = []
+    for part in rest.split(";"):
+        match = _EVIDENCE_PART.match(part.strip())
+        names = [c.strip() for c in match["columns"].split(",") if c.strip()] if match else []
+        if not match or not names:
+            raise ValueError(f"evidence '{text}' is not of the form {form}")
+        parse_row_selector(match["row"] or "")
+        parts.append((match["table"], match["row"] or "", names))
+    return kind, parts
 
 
 def parse_row_selector(text: str) -> list[tuple[str, str]]:

@@ -1,10 +1,12 @@
 """results/REPORT.md: the comparison for reading.
 
 It opens with the count of every verdict (never adding the numbers reproduced by construction to
-the reproduced ones), the settings this run changed from the documents', and the errata (where the
-documents are wrong, inconsistent, or argue more than their numbers carry); then one section per
-study with its figures and, for each published number, where it stands, the figure that shows it
-and the verdict.
+the reproduced ones), the settings this run changed from the documents', the errata (where a
+document is wrong under the most plausible reading of its sentence, or contradicts itself), each
+with the reading tested and its evidence, and then the remarks (what is true but imprecise, or true
+only under a looser reading than a strict one: never counted as errors); then one section per study
+with its figures and, for each published number, where it stands, the figure that shows it and the
+verdict.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ MEANINGS = {
     "(the recovered twelve-point table, a calibrated parameter, a setting inferred from the figure): no evidence",
     "consistent": f"a re-simulated figure within {ALLOWANCE_SE:g} standard errors of our estimate, by a test whose "
     f"allowance is at most {POWER_FRACTION:g} of the distance to the value the claim argues against",
-    "differs": "it does not match; the note says by how much and which settings, if any, moved it",
-    "inconclusive": "within the allowance, but with too few simulated datasets to tell it from its alternative",
+    "differs": "it fails under the document's most plausible reading (the row's reading); the erratum and note say "
+    "by how much and which settings, if any, moved it",
+    "inconclusive": "the test cannot decide: a figure within the allowance but too few simulated datasets to tell it "
+    "from its alternative, or a claim the evidence decides neither way (never a non-detection read as a refutation)",
     "not reproducible": "the document does not give what the number needs; the note says what is missing",
     "not computed at this config": "this run's settings do not compute it (the note says which row is missing)",
 }
@@ -72,6 +76,11 @@ def errata(comparison: pd.DataFrame) -> pd.DataFrame:
     differs = comparison["status"] == "differs"
     unmoved = comparison["changed_settings"].fillna("") == ""
     return comparison[differs & unmoved]
+
+
+def remarks(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Every row with a remark: true but imprecise, or failing only a stricter reading than the one tested."""
+    return comparison[comparison["remark"].fillna("").str.len() > 0]
 
 
 def versions_line(versions: dict[str, dict[str, str]]) -> str:
@@ -125,13 +134,14 @@ def render_report(
         lines += ["", "Every `differs` below names the setting that moved it, or says that none did.", ""]
     else:
         lines += ["None: this run uses the documents' settings (the defaults of `schemas/config.schema.yaml`).", ""]
-    lines += ["## Contents", "", "- [Errata](#errata)"]
+    lines += ["## Contents", "", "- [Errata](#errata)", "- [Remarks](#remarks)"]
     lines += [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
     leftover = comparison[~comparison["study"].isin([s.name for s in studies])]
     if len(leftover):
         lines.append("- [Numbers no study computes](#numbers-no-study-computes)")
     lines.append("")
     lines += ['<a id="errata"></a>', "## Errata", ""] + _errata_lines(errata(comparison)) + [""]
+    lines += ['<a id="remarks"></a>', "## Remarks", ""] + _remark_lines(remarks(comparison)) + [""]
     for study in studies:
         rows = comparison[comparison["study"] == study.name]
         summary = verdict_line(rows) if len(rows) else "no registered numbers"
@@ -191,7 +201,8 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
         findings.setdefault(key, []).append(r)
     out = [
         f"{len(rows)} published numbers differ from what the documents' own settings give, "
-        f"{len(findings)} findings (also `results/errata.html`, sortable):",
+        f"{len(findings)} findings (also `results/errata.html`, sortable). Each is wrong under the reading "
+        "given, the one the document's own context supports:",
         "",
     ]
     for key, group in findings.items():
@@ -200,12 +211,41 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
         figures = dict.fromkeys(r.figure for r in group if isinstance(r.figure, str) and r.figure)
         links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
         notes = dict.fromkeys(str(r.note).removesuffix(_UNMOVED).removesuffix(_UNMOVED[2:]) for r in group)
+        readings = dict.fromkeys(_cell(r.reading) for r in group if isinstance(r.reading, str) and r.reading)
+        evidence = dict.fromkeys(f"`{_cell(r.evidence)}`" for r in group if isinstance(r.evidence, str) and r.evidence)
         sentences = "; ".join(
             f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)}, published "
             f"{_shown(r, 'published')}, reproduced {_shown(r, 'reproduced')} (`{r.claim}`)"
             for r in group
         )
-        out.append(f"- {finding}{sentences}{links}. {' '.join(_cell(n) for n in notes if n)}")
+        tested = f" *Reading tested:* {' / '.join(readings)}" if readings else ""
+        read = f" *Evidence:* {', '.join(evidence)}." if evidence else ""
+        out.append(f"- {finding}{sentences}{links}.{tested}{read} {' '.join(_cell(n) for n in notes if n)}")
+    return out
+
+
+def _remark_lines(rows: pd.DataFrame) -> list[str]:
+    """One bullet per remark (each once, with every sentence it concerns): what the row's verdict does
+    not say, because it fails only a stricter reading than the one the document's context supports."""
+    if rows.empty:
+        return ["No remark."]
+    by_remark: dict[str, list] = {}
+    for r in rows.itertuples():
+        by_remark.setdefault(r.remark, []).append(r)
+    out = [
+        f"{len(by_remark)} remarks on {len(rows)} published numbers (also `results/remarks.html`): true but imprecise, "
+        "or failing only a stricter reading than the one tested. None is counted as an erratum.",
+        "",
+    ]
+    for remark, group in by_remark.items():
+        figures = dict.fromkeys(r.figure for r in group if isinstance(r.figure, str) and r.figure)
+        links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
+        sentences = "; ".join(
+            f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)} "
+            f"({MARKS.get(r.status, r.status)}, `{r.claim}`)"
+            for r in group
+        )
+        out.append(f"- {_cell(remark)} *Concerns* {sentences}{links}.")
     return out
 
 

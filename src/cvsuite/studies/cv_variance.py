@@ -20,6 +20,7 @@ from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
 from cvsuite.methods.knn import HeldOutTask, blurred_features, held_out_predictions, squared_distances
 from cvsuite.methods.monte_carlo import standard_error
+from cvsuite.published.comparison import UNDECIDED
 
 
 def dataset_error_moments(
@@ -146,14 +147,20 @@ def variance_differences(moments: pd.DataFrame) -> pd.DataFrame:
 
 
 ABOUT_BINOMIAL = (2 / 3, 3 / 2)  # Kohavi's "about a(1 - a)/n": Var[CV] within a factor 1.5 of it
+DETECTABLE_SE = 2.8  # the effect a two-sided 5% test detects with 80% power: 2.8 of its standard errors
 
 
 def variance_findings(table: pd.DataFrame, differences: pd.DataFrame) -> pd.DataFrame:
     """The documents' claims about the variance, checked on the measured table.
 
     "the variance does depend on K in practice": some pair of K whose variances differ by more
-    than two standard errors of their paired difference (``variance_differences``). Kohavi's "about
-    a(1-a)/n, whatever K is": every K's Var[CV] / (a(1-a)/n) within ABOUT_BINOMIAL.
+    than two standard errors of their paired difference (``variance_differences``). A dependence
+    is a claim of existence, which no non-detection refutes: where no pair differs, the finding is
+    "undecided", with the smallest difference the test could have seen (DETECTABLE_SE standard
+    errors of the most precise pair, in percent of the mean variance). Leave-one-out's "variance can
+    be high" is read the same way: leave-one-out's variance above some other K's by two paired
+    standard errors, or undecided. Kohavi's "about a(1-a)/n, whatever K is": every K's Var[CV] /
+    (a(1-a)/n) within ABOUT_BINOMIAL.
     """
     spread = table["cv_variance"]
     lo, hi = spread.idxmin(), spread.idxmax()
@@ -161,11 +168,19 @@ def variance_findings(table: pd.DataFrame, differences: pd.DataFrame) -> pd.Data
     finite = table.dropna(subset=["naive_over_true_sd"])
     low, high = ABOUT_BINOMIAL
     ratio = table["variance_over_binomial"]
+    detected = largest is not None and abs(largest["difference_over_se"]) > 2
+    loo = table["K"].max()
+    against_loo = differences[differences["K"] == loo]
+    loo_higher = bool((against_loo["difference_over_se"] > 2).any())
+    detectable = DETECTABLE_SE * differences["variance_difference_se"].min() if len(differences) else np.nan
     return pd.DataFrame(
         [
             {
                 "identity_holds": bool((table["identity_gap"] <= 1e-12).all()),
-                "variance_depends_on_k": bool(largest is not None and abs(largest["difference_over_se"]) > 2),
+                "variance_depends_on_k": True if detected else UNDECIDED,
+                "loo_variance_higher": True if loo_higher else UNDECIDED,
+                "detectable_difference": float(detectable),
+                "detectable_difference_percent": float(100 * detectable / table["cv_variance"].mean()),
                 "largest_variance_k": int(table.loc[hi, "K"]),
                 "smallest_variance_k": int(table.loc[lo, "K"]),
                 "naive_std_error_understates": bool((finite["naive_over_true_sd"] < 1).all()),

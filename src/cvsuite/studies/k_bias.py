@@ -33,12 +33,20 @@ class HeldOutRisks:
     so a risk does not depend on the order the fold's points were dealt in.
     """
 
-    def __init__(self, x, y, degree: int, half_width: float):
+    def __init__(self, x, y, degree: int, half_width: float, test: tuple | None = None):
         # One design for all points: its rows are computed independently (np.vander), so a fold's
         # rows are bit for bit the design of the fold's points; and a mask, not setdiff1d, for the rest.
         self.design = polynomial_design(x, degree, half_width)
         self.y = y
+        # The test points (x, y), if given: each fold model's true risk is kept beside its fold risk, from
+        # the test design's moments (mean y^2, X'y / n, X'X / n): a fold's risk then costs p^2, not n p.
+        self.test = None
+        if test is not None:
+            design, y_test = polynomial_design(test[0], degree, half_width), test[1]
+            n_test = len(y_test)
+            self.test = (float(y_test @ y_test) / n_test, design.T @ y_test / n_test, design.T @ design / n_test)
         self._risks: dict[bytes, float] = {}
+        self._tested: dict[bytes, float] = {}
 
     def of_fold(self, fold: np.ndarray) -> float:
         """The risk on this fold (sorted indices) of the fit to every other point."""
@@ -49,11 +57,21 @@ class HeldOutRisks:
             train[fold] = False
             theta = np.linalg.lstsq(self.design[train], self.y[train], rcond=None)[0]
             risk = self._risks[key] = mean_squared_error(self.y[fold], self.design[fold] @ theta)
+            if self.test is not None:
+                yy, xy, xx = self.test
+                self._tested[key] = float(yy - 2 * theta @ xy + theta @ xx @ theta)
         return risk
 
     def of_partition(self, folds: list[np.ndarray]) -> np.ndarray:
         """The risk of each fold of the partition in canonical form (see ``canonical_partition``)."""
         return np.array([self.of_fold(fold) for fold in canonical_partition(folds)])
+
+    def tested_of_partition(self, folds: list[np.ndarray]) -> np.ndarray:
+        """The true risk (on the test points given) of each fold's model, as ``of_partition`` orders them."""
+        canonical = canonical_partition(folds)
+        for fold in canonical:
+            self.of_fold(fold)  # fits the fold's model if it was not yet fitted
+        return np.array([self._tested[fold.tobytes()] for fold in canonical])
 
 
 def cv_fold_risks(x, y, folds: list[np.ndarray], degree: int, half_width: float) -> np.ndarray:
@@ -94,6 +112,7 @@ class ShuffleRuns:
     k: int
     partitions: list[list[np.ndarray]]
     fold_risks: list[np.ndarray]
+    tested_risks: list[np.ndarray] | None = None  # each fold model's true risk, where test points were given
 
     @property
     def estimates(self) -> np.ndarray:
@@ -101,17 +120,45 @@ class ShuffleRuns:
         return np.array([risks.mean() for risks in self.fold_risks])
 
 
-def shuffle_runs(samples: SineSamples, settings: KBiasSettings) -> list[ShuffleRuns]:
-    """The fold risks of every shuffle, for each K of the settings."""
+def shuffle_runs(samples: SineSamples, settings: KBiasSettings, fold_models: bool = False) -> list[ShuffleRuns]:
+    """The fold risks of every shuffle, for each K of the settings; with ``fold_models``, also each
+    fold model's true risk on the test points (the book's source (1) of error, fold by fold)."""
     n = len(samples.y)
-    held_out = HeldOutRisks(samples.x, samples.y, settings.degree, samples.half_width)
+    test = (samples.x_test, samples.y_test) if fold_models else None
+    held_out = HeldOutRisks(samples.x, samples.y, settings.degree, samples.half_width, test)
     # Every K cuts the same permutations (those of shuffled_partition), so each is drawn once.
     permutations = shuffle_permutations(n, range(settings.first_seed, settings.first_seed + settings.shuffles))
     runs = []
     for k in settings.fold_counts:
         partitions = [chunked_folds(order, k) for order in permutations]
-        runs.append(ShuffleRuns(int(k), partitions, [held_out.of_partition(p) for p in partitions]))
+        risks = [held_out.of_partition(p) for p in partitions]
+        tested = [held_out.tested_of_partition(p) for p in partitions] if fold_models else None
+        runs.append(ShuffleRuns(int(k), partitions, risks, tested))
     return runs
+
+
+def error_sources_of_runs(runs: list[ShuffleRuns], truth: float) -> pd.DataFrame:
+    """The two sources of error the book names in Equation 8.13, per K, on runs with fold models.
+
+    ``training_effect``: the mean over shuffles of the fold models' mean true risk minus the truth
+    (source (1): each fold model trains on fewer points); ``validation_effect``: the mean over
+    shuffles of the estimate minus the fold models' mean true risk (source (2): each is scored on
+    its few held-out points). They add up to the bias.
+    """
+    rows = []
+    for run in runs:
+        models = np.array([t.mean() for t in run.tested_risks])
+        rows.append(
+            {
+                "K": run.k,
+                "truth": truth,
+                "cv_estimate": float(run.estimates.mean()),
+                "fold_models_risk": float(models.mean()),
+                "training_effect": float(models.mean() - truth),
+                "validation_effect": float((run.estimates - models).mean()),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def full_data_risk(samples: SineSamples, degree: int) -> float:

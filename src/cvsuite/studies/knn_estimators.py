@@ -121,10 +121,14 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
     Our stratified folds against ``StratifiedKFold(shuffle=True)``'s per-class counts, unshuffled
     ``KFold`` against ``consecutive_folds``, and our pooled K-fold accuracy against
     ``cross_val_score`` of ``KNeighborsClassifier`` on the same splits (equal folds here, so pooled
-    equals the mean of the folds).
+    equals the mean of the folds). And "a Pipeline passed to cross_val_score refits its preprocessing
+    in every fold" (How to Apply It, step 3): a scaler and the classifier in a Pipeline, the scaler's
+    fitted means read by the scorer in each fold against its training images' own means.
     """
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
     from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
 
     n, n_folds = len(labels), len(folds)
     n_classes = int(labels.max()) + 1
@@ -144,6 +148,17 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
         distances, HeldOutTask(labels, np.arange(n), folds, (k,), n_classes)
     )
     ours = float((predictions[0, :, 0] == labels[tested]).mean())
+    fitted_means = []
+
+    def scaler_reading_score(pipeline, x, y) -> float:
+        fitted_means.append(pipeline[0].mean_.copy())
+        return pipeline.score(x, y)
+
+    pipeline = make_pipeline(StandardScaler(), KNeighborsClassifier(k))
+    cross_val_score(pipeline, features, labels, cv=splits, scoring=scaler_reading_score)
+    # Each fold's scaler against its own training images' means, and against the whole set's.
+    own = [np.abs(mean - features[train].mean(axis=0)).max() for mean, (train, _) in zip(fitted_means, splits)]
+    whole = [np.abs(mean - features.mean(axis=0)).max() for mean in fitted_means]
     return {
         "folds": n_folds,
         "per_class_counts_match_stratified_kfold": same_counts,
@@ -151,4 +166,9 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
         "ours_accuracy": ours,
         "sklearn_accuracy": sklearn_accuracy,
         "accuracies_agree": bool(abs(ours - sklearn_accuracy) < 1e-12),
+        "pipeline_fits": len(fitted_means),
+        "pipeline_refits_preprocessing_per_fold": bool(
+            len(fitted_means) == n_folds and max(own) < 1e-12 and min(whole) > 1e-6
+        ),
+        "pipeline_scaler_mean_gap_to_whole_set": float(min(whole)),
     }

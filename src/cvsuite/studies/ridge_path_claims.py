@@ -28,14 +28,16 @@ def below_the_grid(samples: SineSamples, degree: int, grid_start: float, decades
     """The ridge fit at grid_start and the decades below it, against the unregularised fit.
 
     "At lambda near zero it [the expected risk] sits at the dotted line, 0.670332": where on the
-    lambda axis that is true. ``over_unregularised`` is the expected risk / the unregularised one.
+    lambda axis that is true. ``over_unregularised`` is the expected risk / the unregularised one;
+    ``decades_below_start`` numbers the rows (0 at grid_start), so that a row is named exactly.
     """
     train_design, test_design = samples.designs(degree)
     lambdas = grid_start * 10.0 ** -np.arange(decades)
     path = ridge_path(train_design, samples.y, test_design, samples.y_test, lambdas)
     unregularised = ridge_path(train_design, samples.y, test_design, samples.y_test, np.array([0.0]))
     path["over_unregularised"] = path["expected_risk"] / unregularised["expected_risk"].iloc[0]
-    return path[["lambda", "expected_risk", "over_unregularised"]]
+    path["decades_below_start"] = np.arange(decades)
+    return path[["decades_below_start", "lambda", "expected_risk", "over_unregularised"]]
 
 
 def prior_mean(design: np.ndarray, y: np.ndarray, noise_sd: float, prior_sd: float) -> np.ndarray:

@@ -14,8 +14,11 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import mean_and_se
+from cvsuite.published.comparison import UNDECIDED
+from cvsuite.studies.knn_bias_sources import LITTLE, bias_sources
 from cvsuite.studies.knn_estimators_claims import estimate_truth_correlation, paired_differences
 from cvsuite.studies.robustness_regions import PassRegion
+from cvsuite.studies.shape_image_datasets import BALANCED_LOO
 
 SIGNIFICANT_SE = 2.0  # a paired difference counts when it exceeds two of its standard errors
 POWER_FRACTION = 0.25  # as the comparison's rule: 2 SE at most a quarter of the effect the claim is about
@@ -27,37 +30,90 @@ def _order(estimates: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(estimates["estimator"]))
 
 
-def k_order_conclusions(estimates: pd.DataFrame, holdout: str) -> list[dict]:
+def three_way(z: float) -> bool | str:
+    """A claim that an effect is positive, scored from its z: held above SIGNIFICANT_SE, not held
+    below -SIGNIFICANT_SE, undecided between (a non-detection neither shows nor refutes it)."""
+    if z > SIGNIFICANT_SE:
+        return True
+    return False if z < -SIGNIFICANT_SE else UNDECIDED
+
+
+def all_of(verdicts: list) -> bool | str:
+    """Several three-way verdicts as one: held if every one is, not held if any is not, else undecided."""
+    if any(v is False for v in verdicts):
+        return False
+    return True if all(v is True for v in verdicts) else UNDECIDED
+
+
+def k_order_conclusions(estimates: pd.DataFrame, holdout: str, fold_models: pd.DataFrame) -> list[dict]:
     """ "Larger K means less pessimistic bias"; "Leave-one-out ... has little of this bias" / "the
     smallest pessimistic bias", scored on the CV estimators in order of K (holdout left out); none
-    when fewer than two are run."""
+    when fewer than two are run.
+
+    The bias these sentences name is the training-size bias ("The K models are trained on n(K-1)/K
+    images, not n"): the true accuracy of the models an estimator trains minus the full model's
+    (``fold_models``' ``training_size_effect``). The whole error of the estimate is scored beside
+    it (``larger_k_less_bias_in_total``), the stricter reading; leave-one-out's extra pessimism in
+    the example comes from its held-out image's class being a minority among its training images
+    (Kohavi's effect), which a class-balanced leave-one-out removes (``loo_pessimism_is_class_imbalance``).
+    """
     cv = [name for name in _order(estimates) if name != holdout]
     if len(cv) < 2:
         return []
-    steps = paired_differences(estimates, list(zip(cv[1:], cv[:-1])))
-    worst = steps.loc[steps["mean_difference_over_se"].idxmin()]
-    loo = paired_differences(estimates, [(cv[-1], cv[0])]).iloc[0]
-    return [
+    effects = fold_models.pivot(index="dataset", columns="estimator", values="training_size_effect")
+    steps = [(b, a, *mean_and_se(effects[b] - effects[a])) for a, b in zip(cv[:-1], cv[1:])]
+    name, versus, step, step_se = min(steps, key=lambda t: t[2] / t[3])
+    little, little_se = mean_and_se(effects[cv[-1]] - LITTLE * effects[cv[0]])
+    totals = paired_differences(estimates, list(zip(cv[1:], cv[:-1])))
+    worst = totals.loc[totals["mean_difference_over_se"].idxmin()]
+    rows = [
         {
             "conclusion": "larger_k_less_bias",
-            "statistic": f"mean error {worst['estimator']} - {worst['versus']} (paired; the step of K with the "
-            "largest fall)",
+            "statistic": f"training-size effect {name} - {versus} (models' true accuracy - the full model's; paired, "
+            "the smallest step of K)",
+            "criterion": f"every step of K ({', '.join(cv)}) rises by more than {SIGNIFICANT_SE:g} SE; not held if one "
+            "falls by as much",
+            "estimate": step,
+            "se": step_se,
+            "held": three_way(step / step_se),
+            "region": PassRegion(bar="above", reference=0.0, standard_errors=SIGNIFICANT_SE),
+        },
+        {
+            "conclusion": "loo_less_biased_than_kfold",
+            "statistic": f"training-size effect {cv[-1]} - {LITTLE:g} x {cv[0]}'s (paired)",
+            "criterion": f"above 0 by more than {SIGNIFICANT_SE:g} SE ({cv[-1]} under {LITTLE:g} of {cv[0]}'s bias)",
+            "estimate": little,
+            "se": little_se,
+            "held": bool(little > SIGNIFICANT_SE * little_se),
+            "region": PassRegion(bar="above", reference=0.0, standard_errors=SIGNIFICANT_SE),
+        },
+        {
+            "conclusion": "larger_k_less_bias_in_total",
+            "statistic": f"mean error {worst['estimator']} - {worst['versus']} (estimate - true accuracy; paired, the "
+            "step of K with the largest fall)",
             "criterion": f"no step of K ({', '.join(cv)}) falls by more than {SIGNIFICANT_SE:g} SE",
             "estimate": float(worst["mean_difference"]),
             "se": float(worst["mean_difference_se"]),
             "held": bool(worst["mean_difference_over_se"] >= -SIGNIFICANT_SE),
             "region": PassRegion(low=-SIGNIFICANT_SE * float(worst["mean_difference_se"])),
         },
-        {
-            "conclusion": "loo_less_biased_than_kfold",
-            "statistic": f"mean error {cv[-1]} - {cv[0]} (paired)",
-            "criterion": f"above 0 by more than {SIGNIFICANT_SE:g} SE ({cv[-1]} less pessimistic)",
-            "estimate": float(loo["mean_difference"]),
-            "se": float(loo["mean_difference_se"]),
-            "held": bool(loo["mean_difference_over_se"] > SIGNIFICANT_SE),
-            "region": PassRegion(bar="above", reference=0.0, standard_errors=SIGNIFICANT_SE),
-        },
     ]
+    if BALANCED_LOO in set(fold_models["estimator"]):
+        errors = fold_models.pivot(index="dataset", columns="estimator", values="estimate")
+        gain, gain_se = mean_and_se(errors[BALANCED_LOO] - errors[cv[-1]])
+        rows.append(
+            {
+                "conclusion": "loo_pessimism_is_class_imbalance",
+                "statistic": f"estimate {BALANCED_LOO} - {cv[-1]} (paired)",
+                "criterion": f"above 0 by more than {SIGNIFICANT_SE:g} SE (balancing the classes, on fewer training "
+                "images, removes pessimism)",
+                "estimate": gain,
+                "se": gain_se,
+                "held": bool(gain > SIGNIFICANT_SE * gain_se),
+                "region": PassRegion(bar="above", reference=0.0, standard_errors=SIGNIFICANT_SE),
+            }
+        )
+    return rows
 
 
 def nested_bias_conclusion(selection: pd.DataFrame) -> dict:
@@ -142,12 +198,16 @@ def finding(row: dict) -> str:
     SIGNIFICANT_SE) at each scale: an effect "too small for 40 datasets to see, real at 400".
     """
     n, big = int(row["document_datasets"]), int(row["new_datasets"])
-    held = {
-        (True, True): f"held at the document's scale ({n}) and at {big}",
-        (True, False): f"held at the document's scale ({n}), not at {big}",
-        (False, True): f"not held at the document's scale ({n}); held at {big}",
-        (False, False): f"held at neither scale ({n}, {big})",
-    }[(bool(row["held_at_document_scale"]), bool(row["held"]))]
+    words = {True: "held", False: "not held", UNDECIDED: "undecided"}
+
+    def said(held) -> str:
+        return words[held if isinstance(held, str) else bool(held)]
+
+    at_document, at_scale = said(row["held_at_document_scale"]), said(row["held"])
+    if at_document == at_scale:
+        held = f"{at_document} at the document's scale ({n}) and at {big}"
+    else:
+        held = f"{at_document} at the document's scale ({n}); {at_scale} at {big}"
     ref, z_doc, z_new = row["reference"], row["document_z"], row["new_z"]
     if not np.isfinite(z_new):
         return held
@@ -161,3 +221,20 @@ def finding(row: dict) -> str:
     if abs(z_doc) >= SIGNIFICANT_SE:
         return f"{held}; {z_doc:+.1f} SE from {ref:g} at {n}, but {z_new:+.1f} SE at {big}"
     return f"{held}; not distinguishable from {ref:g} at either scale ({z_doc:+.1f} and {z_new:+.1f} SE)"
+
+
+def shape_estimators(estimates: pd.DataFrame, fold_models: pd.DataFrame, kfold: str) -> pd.DataFrame:
+    """Part 1's estimators on the fresh shape-image datasets, one row each: the error's mean (the bias)
+    and its two sources (``knn_bias_sources.bias_sources``), the correlation of the estimate with the
+    true accuracy, and, against ``kfold``, the ratio of the errors' s.d.s and the paired difference
+    of their squared errors in standard errors: what the document's Part 1 sentences say, at scale."""
+    order = list(dict.fromkeys(estimates["estimator"]))
+    sources = bias_sources(fold_models, order)
+    correlation = estimate_truth_correlation(estimates, order).set_index("estimator")
+    against = paired_differences(estimates, [(name, kfold) for name in order if name != kfold]).set_index("estimator")
+    sources["sd_error"] = sources["estimator"].map(estimates.groupby("estimator")["error"].std(ddof=1))
+    sources["correlation"] = sources["estimator"].map(correlation["correlation"])
+    sources["correlation_se"] = sources["estimator"].map(correlation["correlation_se"])
+    sources["sd_ratio_to_kfold"] = sources["estimator"].map(against["sd_ratio"])
+    sources["squared_error_difference_over_se"] = sources["estimator"].map(against["squared_error_difference_over_se"])
+    return sources

@@ -12,26 +12,39 @@ order: the labelled images, the fresh images, Part 1's partitions (holdout, each
 repartitions (chosen dataset only), then Part 2's selection partition, the outer partition, and one
 inner partition per outer fold. Everything else is arithmetic on those draws, so a dataset's rows
 depend on its seed and the settings alone: any split of the datasets into shards gives the same rows.
+
+Beside the document's Part 1, each estimate is split into the two sources of its error that
+"Cross-Validation" names (``fold_models``): training on n(K-1)/K images instead of n (the true
+accuracy of the models the estimator trained, against the full model's) and scoring them on the
+held-out images (the estimate against those models' true accuracy); a class-balanced leave-one-out
+(one image of each class out, which draws nothing) is added there, to tell the two apart. On the
+document's own datasets, every candidate of Part 2 has its selection CV score and its true accuracy
+tabled (``candidate_scores``): how well the CV ranking of the candidates holds against their truth.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
-from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
+from cvsuite.methods.folds import class_balanced_leave_one_out, leave_one_out_folds, stratified_round_robin_folds
 from cvsuite.methods.knn import (
     HeldOutTask,
     blurred_features,
+    fold_model_accuracies,
     has_row_ties,
     held_out_predictions_literal,
     held_out_predictions_of_tasks,
-    predict_all_k,
+    majority_votes,
     squared_distances,
 )
+
+BALANCED_LOO = "class-balanced leave-one-out"
+CANDIDATE_SCORE_COLUMNS = ["dataset", "sigma", "k", "cv_score", "true_accuracy"]
 
 
 def holdout_name(holdout_folds: int) -> str:
@@ -63,6 +76,7 @@ class ShapeStudySettings:
     selection_folds: int
     outer_folds: int
     candidate_sets: tuple[tuple[tuple[float, ...], tuple[int, ...]], ...]
+    ranked_seeds: tuple[int, int] = (0, 0)  # [start, stop): datasets whose every candidate's truth is measured
 
     @classmethod
     def from_config(cls, shape_images: dict, knn_estimators: dict, nested_optimism: dict) -> ShapeStudySettings:
@@ -84,6 +98,9 @@ class ShapeStudySettings:
             selection_folds=p2["selection_folds"],
             outer_folds=p2["outer_folds"],
             candidate_sets=tuple((tuple(c["sigmas"]), tuple(c["ks"])) for c in p2["candidate_sets"]),
+            # The document's own datasets: every candidate's true accuracy costs a blur of the fresh
+            # images per setting of blur, so it is measured there only.
+            ranked_seeds=(shape_images["first_seed"], shape_images["first_seed"] + shape_images["datasets"]),
         )
 
     def estimator_names(self) -> list[str]:
@@ -98,6 +115,8 @@ class DatasetResult:
     estimates: pd.DataFrame
     repartitions: pd.DataFrame
     selection: pd.DataFrame
+    fold_models: pd.DataFrame
+    candidate_scores: pd.DataFrame
 
 
 class _Dataset:
@@ -115,15 +134,39 @@ class _Dataset:
         # per-fold sort, whose tie order a single sort cannot promise to match.
         self.ranking = None if has_row_ties(self.distances) else np.argsort(self.distances, axis=-1)
         self._true = {}
+        self._fresh_ranking = {}
+
+    def fresh_ranking(self, sigma: float) -> np.ndarray:
+        """The labelled images in order of distance from each fresh image, at blur ``sigma``: the
+        document's ``argsort`` of the fresh-by-labelled distances."""
+        if sigma not in self._fresh_ranking:
+            fresh = blurred_features(self.fresh, sigma)
+            self._fresh_ranking[sigma] = np.argsort(squared_distances(fresh, self.features[sigma]), axis=1)
+        return self._fresh_ranking[sigma]
 
     def true_accuracy(self, sigma: float, k: int) -> float:
         """Accuracy on the fresh images of the model trained on all labelled images."""
         if sigma not in self._true:
-            fresh = blurred_features(self.fresh, sigma)
-            distances = squared_distances(fresh, self.features[sigma])
-            predictions = predict_all_k(distances, self.labels, self.settings.ks, self.n_classes)
+            nearest = self.fresh_ranking(sigma)[:, : max(self.settings.ks)]
+            predictions = majority_votes(self.labels[nearest], self.settings.ks, self.n_classes)
             self._true[sigma] = (predictions == self.fresh_labels[:, None]).mean(axis=0)
         return float(self._true[sigma][self.settings.ks.index(k)])
+
+    def fold_model_accuracy(self, partitions: list[list[np.ndarray]]) -> list[float]:
+        """For each partition, the fixed classifier's true accuracy (on the fresh images) of the
+        models its cross-validation trains, one per fold on the images outside it, weighted as the
+        pooled estimate weighs them: by the number of images each scores."""
+        s = self.settings
+        ranking = self.fresh_ranking(s.fixed_sigma)
+        return [
+            float(
+                np.average(
+                    fold_model_accuracies(ranking, self.labels, self.fresh_labels, folds, s.fixed_k, self.n_classes),
+                    weights=[len(f) for f in folds],
+                )
+            )
+            for folds in partitions
+        ]
 
     def hits(self, cross_validations, blur_rows=None, ks=None) -> list[np.ndarray]:
         """Correct held-out predictions, shape (n_blurs, n_ks), pooled over the folds, of each
@@ -148,6 +191,12 @@ class _Dataset:
 
 def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
     """Parts 1 and 2 of the document's Example for the dataset drawn from ``default_rng(seed)``."""
+    return _tables([_dataset_rows(seed, s)])
+
+
+def _dataset_rows(seed: int, s: ShapeStudySettings) -> dict[str, list[dict]]:
+    """``simulate_dataset``'s rows, table by table, as dicts: a shard builds each table once from
+    all its datasets' rows (a DataFrame per dataset and table cost more than the arithmetic)."""
     data = _Dataset(seed, s)
     y, rng = data.labels, data.rng
     everything = np.arange(len(y))
@@ -157,19 +206,18 @@ def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
     partitions = [stratified_round_robin_folds(y, s.holdout_folds, rng)[:1]]
     partitions += [stratified_round_robin_folds(y, k, rng) for k in s.kfold_folds]
     partitions += [leave_one_out_folds(len(y))]
-    estimates = pd.DataFrame(
-        [
-            {
-                "dataset": seed,
-                "estimator": name,
-                "held_out_images": sum(len(f) for f in folds),
-                "estimate": estimate,
-                "true_accuracy": true,
-            }
-            for name, folds, estimate in zip(s.estimator_names(), partitions, data.fixed_accuracies(partitions))
-        ]
-    )
-    estimates["error"] = estimates["estimate"] - estimates["true_accuracy"]
+    estimates = [
+        {
+            "dataset": seed,
+            "estimator": name,
+            "held_out_images": sum(len(f) for f in folds),
+            "estimate": estimate,
+            "true_accuracy": true,
+            "error": estimate - true,
+        }
+        for name, folds, estimate in zip(s.estimator_names(), partitions, data.fixed_accuracies(partitions))
+    ]
+    fold_models = _fold_models(data, partitions, estimates, seed, s.ranked_seeds[0] <= seed < s.ranked_seeds[1])
 
     repeated = []
     if seed == s.repartition_seed:
@@ -180,7 +228,6 @@ def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
         names = [s.estimator_names()[0], kfold_name(s.repartition_folds)] * s.repartitions
         for i, (name, estimate) in enumerate(zip(names, data.fixed_accuracies(redrawn))):
             repeated.append({"dataset": seed, "repetition": i // 2, "estimator": name, "estimate": estimate})
-    repartitions = pd.DataFrame(repeated, columns=["dataset", "repetition", "estimator", "estimate"])
 
     # Part 2: selection over the grid, non-nested and nested, with the draws of the full procedure.
     selection_folds = stratified_round_robin_folds(y, s.selection_folds, rng)
@@ -198,33 +245,123 @@ def simulate_dataset(seed: int, s: ShapeStudySettings) -> DatasetResult:
         winner = members[np.argmax(selection_hits[members])]  # first best, as max() over a dict
         nested_hits = sum(outer[members[np.argmax(inner[members])]] for inner, outer in zip(inner_hits, outer_hits))
         sigma, k = settings[winner]
+        score, nested, truth = selection_hits[winner] / len(y), nested_hits / len(y), data.true_accuracy(sigma, k)
         rows.append(
             {
                 "dataset": seed,
                 "n_candidates": len(members),
                 "winner_sigma": sigma,
                 "winner_k": k,
-                "non_nested_score": selection_hits[winner] / len(y),
-                "nested_estimate": nested_hits / len(y),
-                "true_accuracy": data.true_accuracy(sigma, k),
+                "non_nested_score": score,
+                "nested_estimate": nested,
+                "true_accuracy": truth,
+                "optimism": score - truth,
+                "nested_error": nested - truth,
             }
         )
-    selection = pd.DataFrame(rows)
-    selection["optimism"] = selection["non_nested_score"] - selection["true_accuracy"]
-    selection["nested_error"] = selection["nested_estimate"] - selection["true_accuracy"]
-    return DatasetResult(estimates, repartitions, selection)
+    ranked = s.ranked_seeds[0] <= seed < s.ranked_seeds[1]
+    scores = [
+        {
+            "dataset": seed,
+            "sigma": sigma,
+            "k": k,
+            "cv_score": selection_hits[i] / len(y),
+            "true_accuracy": data.true_accuracy(sigma, k),
+        }
+        for i, (sigma, k) in enumerate(settings)
+        if ranked
+    ]
+    return {
+        "estimates": estimates,
+        "repartitions": repeated,
+        "selection": rows,
+        "fold_models": fold_models,
+        "candidate_scores": scores,
+    }
+
+
+def _fold_models(
+    data: _Dataset, partitions: list[list[np.ndarray]], estimates: list[dict], seed: int, documents: bool
+) -> list[dict]:
+    """Each Part 1 estimate, and a class-balanced leave-one-out, split into its two sources of error.
+
+    ``training_size_effect``: the true accuracy of the models the estimator trained minus the full
+    model's (what training on fewer images costs); ``validation_effect``: the estimate minus the
+    true accuracy of those same models (what scoring them on the held-out images adds). The two
+    add up to the estimate's error. The balanced leave-one-out draws nothing, so the stream and
+    every other table are unchanged. Its own fold models are measured on the document's datasets
+    (``documents``), where the bias sources read them; elsewhere only its estimate is (what the
+    robustness study reads), its other cells empty, since 400 datasets' worth costs a second.
+    """
+    balanced = class_balanced_leave_one_out(data.labels)
+    n = len(data.labels)
+    names = [row["estimator"] for row in estimates] + [BALANCED_LOO]
+    values = [row["estimate"] for row in estimates] + data.fixed_accuracies([balanced])
+    true = estimates[0]["true_accuracy"]
+    rows = []
+    every = partitions + [balanced]
+    models_of = data.fold_model_accuracy(every if documents else partitions) + ([] if documents else [math.nan])
+    for name, folds, estimate, models in zip(names, every, values, models_of):
+        held = sum(len(f) for f in folds)
+        rows.append(
+            {
+                "dataset": seed,
+                "estimator": name,
+                "training_images": sum(len(f) * (n - len(f)) for f in folds) / held,
+                "estimate": estimate,
+                "fold_models_true_accuracy": models,
+                "true_accuracy": true,
+                "training_size_effect": models - true,
+                "validation_effect": estimate - models,
+            }
+        )
+    return rows
 
 
 def simulate_datasets(seeds, s: ShapeStudySettings, progress=None) -> DatasetResult:
     """The rows of several datasets, in seed order; ``progress(done, total)`` after each, if given."""
     seeds = list(seeds)
-    results = []
+    rows = []
     for seed in seeds:
-        results.append(simulate_dataset(seed, s))
+        rows.append(_dataset_rows(seed, s))
         if progress is not None:
-            progress(len(results), len(seeds))
+            progress(len(rows), len(seeds))
+    return _tables(rows)
+
+
+TABLE_COLUMNS = {
+    "estimates": ["dataset", "estimator", "held_out_images", "estimate", "true_accuracy", "error"],
+    "repartitions": ["dataset", "repetition", "estimator", "estimate"],
+    "selection": [
+        "dataset",
+        "n_candidates",
+        "winner_sigma",
+        "winner_k",
+        "non_nested_score",
+        "nested_estimate",
+        "true_accuracy",
+        "optimism",
+        "nested_error",
+    ],
+    "fold_models": [
+        "dataset",
+        "estimator",
+        "training_images",
+        "estimate",
+        "fold_models_true_accuracy",
+        "true_accuracy",
+        "training_size_effect",
+        "validation_effect",
+    ],
+    "candidate_scores": CANDIDATE_SCORE_COLUMNS,
+}
+
+
+def _tables(rows: list[dict[str, list[dict]]]) -> DatasetResult:
+    """Each table built once from every dataset's rows, in order."""
     return DatasetResult(
-        pd.concat([r.estimates for r in results], ignore_index=True),
-        pd.concat([r.repartitions for r in results], ignore_index=True),
-        pd.concat([r.selection for r in results], ignore_index=True),
+        **{
+            name: pd.DataFrame([row for dataset in rows for row in dataset[name]], columns=columns)
+            for name, columns in TABLE_COLUMNS.items()
+        }
     )

@@ -129,6 +129,19 @@ def cross_field_problems(config: dict) -> list[str]:
         problems.append(
             f"degree_sweep.min_degree = {ds['min_degree']} is above degree_sweep.max_degree = {ds['max_degree']}"
         )
+    bv = config["bias_variance"]
+    if bv["max_degree"] - bv["min_degree"] < 2:
+        problems.append(
+            f"bias_variance.min_degree = {bv['min_degree']} and max_degree = {bv['max_degree']}: an intermediate "
+            "degree needs at least three degrees"
+        )
+    if bv["max_degree"] + 1 > min(bv["sample_sizes"]):
+        problems.append(
+            f"bias_variance.max_degree = {bv['max_degree']}: a fit of that degree needs more points than the "
+            f"smallest of bias_variance.sample_sizes = {min(bv['sample_sizes'])}"
+        )
+    if list(bv["sample_sizes"]) != sorted(set(bv["sample_sizes"])):
+        problems.append(f"bias_variance.sample_sizes = {bv['sample_sizes']} must increase, smallest first")
     return problems
 
 

@@ -1,0 +1,140 @@
+"""Where Part 1's pessimism comes from: training on fewer images, or scoring the held-out ones.
+
+"Cross-Validation", What it estimates: "The K models are trained on n(K-1)/K images, not n, so
+cross-validation estimates the error of a procedure trained on slightly less data ... Leave-one-out
+trains on n-1 images and has little of this bias"; The choice of K: "Larger K means less
+pessimistic bias"; Variants: leave-one-out "has the smallest pessimistic bias ... but ... it can
+fail outright" (Kohavi's majority predictor on Iris, where deleting an image makes its class the
+minority). The bias these sentences name is the training-size bias: the true accuracy of the models
+an estimator trains minus the full model's (``training_size_effect`` of the step's ``fold_models``
+table). The rest of an estimate's error is the ``validation_effect``: how its held-out scores miss
+those models' true accuracy. A class-balanced leave-one-out, which keeps every class's count equal
+in every training set, shows which part of leave-one-out's pessimism is Kohavi's effect.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cvsuite.methods.monte_carlo import mean_and_se
+from cvsuite.studies.document_claims import UNDECIDED
+from cvsuite.studies.shape_image_datasets import BALANCED_LOO
+
+SIGNIFICANT_SE = 2.0  # a paired difference counts when it exceeds two of its standard errors
+LITTLE = 0.25  # "little of this bias": under a quarter of the training-size bias of the smallest K
+
+
+def bias_sources(fold_models: pd.DataFrame, order: list[str]) -> pd.DataFrame:
+    """Per estimator (``order``, then the class-balanced leave-one-out): its mean error, and the mean
+    training-size and validation effects that add up to it, each with its standard error over the
+    datasets."""
+    rows = []
+    for name in [*order, BALANCED_LOO]:
+        block = fold_models[fold_models["estimator"] == name]
+        error, error_se = mean_and_se(block["estimate"] - block["true_accuracy"])
+        training, training_se = mean_and_se(block["training_size_effect"])
+        validation, validation_se = mean_and_se(block["validation_effect"])
+        rows.append(
+            {
+                "estimator": name,
+                "training_images": float(block["training_images"].iloc[0]),
+                "datasets": len(block),
+                "mean_error": error,
+                "mean_error_se": error_se,
+                "training_size_effect": training,
+                "training_size_effect_se": training_se,
+                "validation_effect": validation,
+                "validation_effect_se": validation_se,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def source_pairs(order: list[str]) -> list[tuple[str, str]]:
+    """The comparisons the claims read: each K against the next smaller (K-fold estimators and
+    leave-one-out, in draw order), leave-one-out against every other, the balanced one against it."""
+    holdout, steps, loo = order[0], order[1:], order[-1]
+    pairs = [(b, a) for a, b in zip(steps[:-1], steps[1:])]
+    pairs += [(loo, other) for other in [holdout, *steps[:-2]] if (loo, other) not in pairs]
+    return pairs + [(BALANCED_LOO, loo)]
+
+
+def bias_source_differences(fold_models: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.DataFrame:
+    """Two estimators on the same datasets: the paired differences of their errors and of their
+    training-size effects, each with its standard error."""
+    error = fold_models.assign(error=fold_models["estimate"] - fold_models["true_accuracy"])
+    errors = error.pivot(index="dataset", columns="estimator", values="error")
+    effects = fold_models.pivot(index="dataset", columns="estimator", values="training_size_effect")
+    rows = []
+    for name, versus in pairs:
+        difference, difference_se = mean_and_se(errors[name] - errors[versus])
+        effect, effect_se = mean_and_se(effects[name] - effects[versus])
+        rows.append(
+            {
+                "estimator": name,
+                "versus": versus,
+                "datasets": len(errors),
+                "mean_error_difference": difference,
+                "mean_error_difference_se": difference_se,
+                "training_size_effect_difference": effect,
+                "training_size_effect_difference_se": effect_se,
+                "training_size_effect_difference_over_se": effect / effect_se if effect_se > 0 else np.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _three_way(z_values: list[float]) -> object:
+    """True when every paired step is above 0 by SIGNIFICANT_SE, False when one is below by as
+    much, "undecided" otherwise: a non-detection neither confirms nor refutes an ordering."""
+    if min(z_values) < -SIGNIFICANT_SE:
+        return False
+    return True if min(z_values) > SIGNIFICANT_SE else UNDECIDED
+
+
+def bias_source_claims(fold_models: pd.DataFrame, differences: pd.DataFrame, order: list[str]) -> list[tuple]:
+    """The sentences about the training-size bias, and what the balanced leave-one-out shows.
+
+    Each row: (claim, holds, value, reading), the comparisons paired over the datasets.
+    """
+    holdout, kfolds, loo = order[0], order[1:-1], order[-1]
+    pair = differences.set_index(["estimator", "versus"])
+    steps = [pair.loc[(b, a), "training_size_effect_difference_over_se"] for a, b in zip(kfolds, kfolds[1:] + [loo])]
+    above_others = [pair.loc[(loo, other), "training_size_effect_difference_over_se"] for other in [holdout, *kfolds]]
+    effects = fold_models.pivot(index="dataset", columns="estimator", values="training_size_effect")
+    # LOO's training-size bias against a quarter of the smallest K's, paired: how far above it lies.
+    margin, margin_se = mean_and_se(effects[loo] - LITTLE * effects[kfolds[0]])
+    share = float(effects[loo].mean() / effects[kfolds[0]].mean())
+    balanced = pair.loc[(BALANCED_LOO, loo)]
+    balanced_z = balanced["mean_error_difference"] / balanced["mean_error_difference_se"]
+    return [
+        (
+            "larger_k_less_training_size_bias",
+            _three_way(steps),
+            float(min(steps)),
+            f"the models' true accuracy minus the full model's rises at every larger K ({', '.join(kfolds)}, "
+            f"leave-one-out) by more than {SIGNIFICANT_SE:g} paired SE; value: the smallest step in SE",
+        ),
+        (
+            "loo_smallest_training_size_bias",
+            _three_way(above_others),
+            float(min(above_others)),
+            f"leave-one-out's training-size effect is above every other estimator's by more than {SIGNIFICANT_SE:g} "
+            "paired SE; value: the smallest excess in SE",
+        ),
+        (
+            "loo_little_training_size_bias",
+            bool(margin > SIGNIFICANT_SE * margin_se),
+            share,
+            f"leave-one-out's training-size effect lies above {LITTLE:g} of {kfolds[0]}'s by more than "
+            f"{SIGNIFICANT_SE:g} paired SE; value: its share of {kfolds[0]}'s",
+        ),
+        (
+            "loo_pessimism_is_class_imbalance",
+            bool(balanced_z > SIGNIFICANT_SE),
+            float(balanced_z),
+            f"the class-balanced leave-one-out (training on fewer images) scores above leave-one-out by more than "
+            f"{SIGNIFICANT_SE:g} paired SE; value: the difference in SE",
+        ),
+    ]
