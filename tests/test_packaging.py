@@ -162,3 +162,8 @@ def test_the_readme_states_the_measured_times():
     machine = timings["machine"]
     assert f"{machine['processor']}, {machine['cores']} cores, {machine['memory_gib']} GiB" in text
     assert timings["test_suite"]["passed"], "the timed test suite must have passed"
+    side = timings.get("against_baseline")
+    if side:  # the speed beside a baseline commit, when measured, is quoted as measured
+        medians = [sorted(side[key])[len(side[key]) // 2] for key in ("this_tree_seconds", "baseline_seconds")]
+        assert f"takes {side['wall_ratio']} times as long (medians {medians[0]} s against {medians[1]} s" in text
+        assert f"CPU {side['cpu_ratio']} times" in text and f"--baseline {side['baseline']}" in text
