@@ -48,31 +48,10 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     comparison = compare(claims, by_name, by_study, config)
     write_table(comparison, out.comparison)
     write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
-    shown = [
-        "claim",
-        "document",
-        "section",
-        "where",
-        "published",
-        "reproduced_as_printed",
-        "erratum",
-        "reading",
-        "evidence",
-        "note",
-        "figure",
-    ]
+    where = ["claim", "document", "section", "where", "published", "reproduced_as_printed"]
+    shown = where + ["erratum", "reading", "evidence", "note", "figure"]
     write_text(sortable_page(errata(comparison)[shown], "Errata", ERRATA_INTRO), out.errata_page)
-    shown = [
-        "claim",
-        "document",
-        "section",
-        "where",
-        "published",
-        "reproduced_as_printed",
-        "status",
-        "remark",
-        "figure",
-    ]
+    shown = where + ["status", "remark", "figure"]
     write_text(sortable_page(remarks(comparison)[shown], "Remarks", REMARKS_INTRO), out.remarks_page)
 
     report_dir = Path(out.report).parent

@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cvsuite.studies.bias_variance import BiasVarianceSettings, bias_variance_claims, decomposition, optima, true_curve
+from cvsuite.data.sine import sine_signal
+from cvsuite.studies.bias_variance import BiasVarianceSettings, bias_variance_claims, decomposition, optima
 
 SETTINGS = BiasVarianceSettings(
     (25, 400), (0, 1, 3, 5, 7), samples=60, grid_points=41, seed=1, noise=0.35, half_width=3.0
@@ -24,7 +25,7 @@ def test_the_decomposition_adds_the_noise_to_bias_and_variance(table):
 def test_a_constant_misses_the_curve_by_its_variance_over_the_range(table):
     grid = np.linspace(-3, 3, 41)
     constant = table[(table["n"] == 400) & (table["degree"] == 0)].iloc[0]
-    curve = true_curve(grid)
+    curve = sine_signal(grid)
     assert constant["bias_squared"] == pytest.approx(np.mean((curve - curve.mean()) ** 2), rel=0.05)
 
 

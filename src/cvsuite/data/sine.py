@@ -11,6 +11,11 @@ from dataclasses import dataclass
 import numpy as np
 
 
+def sine_signal(x: np.ndarray) -> np.ndarray:
+    """The regression function, the targets without their noise: sin(1.4 x) + 0.3 x."""
+    return np.sin(1.4 * x) + 0.3 * x
+
+
 def sine_sample(n: int, seed: int, noise: float, half_width: float) -> tuple[np.ndarray, np.ndarray]:
     """Draw n sorted points and their noisy targets, as the document's "From scratch" listing does.
 
@@ -19,8 +24,7 @@ def sine_sample(n: int, seed: int, noise: float, half_width: float) -> tuple[np.
     """
     rng = np.random.default_rng(seed)
     x = np.sort(rng.uniform(-half_width, half_width, n))
-    signal = np.sin(1.4 * x) + 0.3 * x
-    return x, signal + noise * rng.standard_normal(n)
+    return x, sine_signal(x) + noise * rng.standard_normal(n)
 
 
 def polynomial_design(x: np.ndarray, degree: int, half_width: float) -> np.ndarray:

@@ -25,12 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from cvsuite.data.sine import polynomial_design
-
-
-def true_curve(x: np.ndarray) -> np.ndarray:
-    """The regression function of the companion document's data: sin(1.4 x) + 0.3 x."""
-    return np.sin(1.4 * x) + 0.3 * x
+from cvsuite.data.sine import polynomial_design, sine_signal
 
 
 @dataclass(frozen=True)
@@ -68,14 +63,14 @@ def decomposition(s: BiasVarianceSettings) -> pd.DataFrame:
     """
     rng = np.random.default_rng(s.seed)
     grid = np.linspace(-s.half_width, s.half_width, s.grid_points)
-    truth = true_curve(grid)
+    truth = sine_signal(grid)
     rows = []
     for n in s.sample_sizes:
         predictions = np.empty((len(s.degrees), s.samples, len(grid)))
         training = np.empty((len(s.degrees), s.samples))
         for sample in range(s.samples):
             x = rng.uniform(-s.half_width, s.half_width, n)
-            y = true_curve(x) + s.noise * rng.standard_normal(n)
+            y = sine_signal(x) + s.noise * rng.standard_normal(n)
             for i, degree in enumerate(s.degrees):
                 design = polynomial_design(x, degree, s.half_width)
                 theta = np.linalg.lstsq(design, y, rcond=None)[0]

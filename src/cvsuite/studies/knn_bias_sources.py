@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import mean_and_se
-from cvsuite.studies.document_claims import UNDECIDED
+from cvsuite.published.comparison import UNDECIDED
+from cvsuite.studies.knn_estimators_claims import SIGNIFICANT_SE
 from cvsuite.studies.shape_image_datasets import BALANCED_LOO
 
-SIGNIFICANT_SE = 2.0  # a paired difference counts when it exceeds two of its standard errors
 LITTLE = 0.25  # "little of this bias": under a quarter of the training-size bias of the smallest K
 
 
@@ -85,12 +85,19 @@ def bias_source_differences(fold_models: pd.DataFrame, pairs: list[tuple[str, st
     return pd.DataFrame(rows)
 
 
-def _three_way(z_values: list[float]) -> object:
-    """True when every paired step is above 0 by SIGNIFICANT_SE, False when one is below by as
-    much, "undecided" otherwise: a non-detection neither confirms nor refutes an ordering."""
-    if min(z_values) < -SIGNIFICANT_SE:
+def three_way(z: float) -> bool | str:
+    """A claim that an effect is positive, scored from its z: held above SIGNIFICANT_SE, not held
+    below -SIGNIFICANT_SE, undecided between (a non-detection neither shows nor refutes it)."""
+    if z > SIGNIFICANT_SE:
+        return True
+    return False if z < -SIGNIFICANT_SE else UNDECIDED
+
+
+def all_of(verdicts: list) -> bool | str:
+    """Several three-way verdicts as one: held if every one is, not held if any is not, else undecided."""
+    if any(v is False for v in verdicts):
         return False
-    return True if min(z_values) > SIGNIFICANT_SE else UNDECIDED
+    return True if all(v is True for v in verdicts) else UNDECIDED
 
 
 def bias_source_claims(fold_models: pd.DataFrame, differences: pd.DataFrame, order: list[str]) -> list[tuple]:
@@ -111,14 +118,14 @@ def bias_source_claims(fold_models: pd.DataFrame, differences: pd.DataFrame, ord
     return [
         (
             "larger_k_less_training_size_bias",
-            _three_way(steps),
+            three_way(min(steps)),
             float(min(steps)),
             f"the models' true accuracy minus the full model's rises at every larger K ({', '.join(kfolds)}, "
             f"leave-one-out) by more than {SIGNIFICANT_SE:g} paired SE; value: the smallest step in SE",
         ),
         (
             "loo_smallest_training_size_bias",
-            _three_way(above_others),
+            three_way(min(above_others)),
             float(min(above_others)),
             f"leave-one-out's training-size effect is above every other estimator's by more than {SIGNIFICANT_SE:g} "
             "paired SE; value: the smallest excess in SE",

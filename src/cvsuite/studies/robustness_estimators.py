@@ -14,35 +14,19 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import mean_and_se
-from cvsuite.published.comparison import UNDECIDED
-from cvsuite.studies.knn_bias_sources import LITTLE, bias_sources
+from cvsuite.published.comparison import POWER_FRACTION, UNDECIDED
+from cvsuite.studies.knn_bias_sources import LITTLE, bias_sources, three_way
 from cvsuite.studies.knn_estimators_claims import estimate_truth_correlation, paired_differences
 from cvsuite.studies.robustness_regions import PassRegion
 from cvsuite.studies.shape_image_datasets import BALANCED_LOO
 
 SIGNIFICANT_SE = 2.0  # a paired difference counts when it exceeds two of its standard errors
-POWER_FRACTION = 0.25  # as the comparison's rule: 2 SE at most a quarter of the effect the claim is about
 WEAK_CORRELATION = 0.3  # "correlated only weakly": |r| below this
 
 
 def _order(estimates: pd.DataFrame) -> list[str]:
     """The estimators in the order the datasets list them (draw order: holdout, K-fold..., LOO)."""
     return list(dict.fromkeys(estimates["estimator"]))
-
-
-def three_way(z: float) -> bool | str:
-    """A claim that an effect is positive, scored from its z: held above SIGNIFICANT_SE, not held
-    below -SIGNIFICANT_SE, undecided between (a non-detection neither shows nor refutes it)."""
-    if z > SIGNIFICANT_SE:
-        return True
-    return False if z < -SIGNIFICANT_SE else UNDECIDED
-
-
-def all_of(verdicts: list) -> bool | str:
-    """Several three-way verdicts as one: held if every one is, not held if any is not, else undecided."""
-    if any(v is False for v in verdicts):
-        return False
-    return True if all(v is True for v in verdicts) else UNDECIDED
 
 
 def k_order_conclusions(estimates: pd.DataFrame, holdout: str, fold_models: pd.DataFrame) -> list[dict]:

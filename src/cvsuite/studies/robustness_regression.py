@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import mean_and_se, standard_error
-from cvsuite.published.comparison import UNDECIDED
-from cvsuite.studies.robustness_estimators import POWER_FRACTION, all_of, three_way
+from cvsuite.published.comparison import POWER_FRACTION, UNDECIDED
+from cvsuite.studies.knn_bias_sources import all_of, three_way
 from cvsuite.studies.robustness_regions import PassRegion
 
 
