@@ -17,10 +17,16 @@ def standard_error(values) -> float:
     The Monte Carlo standard error of a mean over n independent replications, and the book's
     sigma / sqrt(K) of K fold scores ("Regularization and Cross-Validation", The standard error):
     the same arithmetic, written once.
+
+    Exactly 0.0 when every value is the same (leave-one-out's shuffles all cut the same folds): the
+    mean of equal floats need not equal them in the last bit, and whether it does depends on those
+    bits, so numpy's s.d. would give 0.0 on one BLAS kernel and 1e-17 on another.
     """
     values = np.asarray(values, dtype=float)
     if values.size < 2:
         return float("nan")
+    if values.max() == values.min():
+        return 0.0
     return float(values.std(ddof=1) / np.sqrt(values.size))
 
 
