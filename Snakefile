@@ -416,6 +416,7 @@ rule compare:
         comparison_page=report("results/comparison.html", caption="report/comparison.rst", category="published numbers"),
         errata_page=report("results/errata.html", caption="report/errata.rst", category="published numbers"),
         remarks_page=report("results/remarks.html", caption="report/remarks.rst", category="published numbers"),
+        provenance="results/provenance.json",
     params:
         config=config,
     log:

@@ -3,7 +3,9 @@
 Reads registry/published_numbers.csv, the list of studies (studies.yaml), the schema's defaults
 (the documents' settings) and the studies' tables; writes results/comparison.csv, REPORT.md and the
 sortable comparison and errata pages. It completes at any config and whatever the verdicts; the
-test suite is what fails when a number does not read as the registry expects.
+test suite is what fails when a number does not read as the registry expects. One exception: at the
+documents' own settings every published number is computed, so a `not computed at this config`
+there means a table lost rows it should have, and the job fails naming them.
 """
 
 import json
@@ -11,14 +13,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from cvsuite.published.comparison import compare
+from cvsuite.published.comparison import compare, refuse_missing_rows
 from cvsuite.published.html_tables import sortable_page
 from cvsuite.published.registry import read_registry
 from cvsuite.published.report import StudySection, errata, remarks, render_report
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
-from cvsuite.workflow.outputs import logged_to, read_tables, write_table, write_text
+from cvsuite.workflow.output_records import recorded_outputs
+from cvsuite.workflow.outputs import logged_to, read_tables, write_provenance, write_table, write_text
 
 PAGE_INTRO = (
     "Every number the documents print beside the number the workflow computed, with its verdict "
@@ -46,6 +49,8 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     changes = changed_settings(config, load_schema(schema_path))
     by_study = {study.name: describe(changes_in(study.config, changes)) for study in catalog.studies.values()}
     comparison = compare(claims, by_name, by_study, config)
+    if not changes:
+        refuse_missing_rows(comparison)
     write_table(comparison, out.comparison)
     write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
     where = ["claim", "document", "section", "where", "published", "reproduced_as_printed"]
@@ -75,6 +80,8 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     }
     write_text(render_report(comparison, sections, changes, versions), out.report)
     write_table(read_tables(figure_checks), out.figure_checks)
+    written = [path for key, path in out.items() if key != "provenance"]
+    write_provenance(out.provenance, "compare", {"changed_settings": changes}, recorded_outputs(written))
     print(comparison["status"].value_counts().to_string())
 
 

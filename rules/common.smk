@@ -3,6 +3,7 @@
 
 import atexit
 import hashlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -14,6 +15,8 @@ from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
+from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
+from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
 from cvsuite.workflow.shards import shard_ranges
 from cvsuite.studies.varma_simon_selection_bias import shard_plan
 
@@ -43,6 +46,45 @@ try:
     read_registry(REGISTRY, CATALOG.table_columns())
 except RegistryError as err:
     sys.exit(str(err))
+
+# Refuse a config whose simulations cannot fit in the memory their jobs get, before any job (a dry
+# run too): this machine's memory, or under a profile that gives jobs memory (the cluster's), the
+# rule's mem_mb (SLURM reads it in MiB).
+def job_memory(rule):
+    resources = workflow.resource_settings
+    if resources.default_resources is None:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "this machine"
+    given = {**dict(resources.default_resources), **dict(resources.overwrite_resources.get(rule, {}))}
+    if "mem_mb" not in given or not isinstance(given["mem_mb"].value, (int, float)):
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "this machine"
+    return given["mem_mb"].value * 2**20, f"the profile's mem_mb for {rule}"
+
+
+_oversized = oversized_jobs(memory_needs(config), job_memory)
+if _oversized:
+    sys.exit("The config asks for more memory than a job gets, so no job was run:\n  " + "\n  ".join(_oversized))
+
+
+# Refuse to run on results that changed since the job that wrote them (a truncated or hand-edited
+# table would otherwise pass into the verdict unseen), before any job runs: Snakemake deletes a job's
+# outputs before running it, so a check inside a job would come too late. The jobs Snakemake itself
+# starts (cluster jobs parse this file too) leave it to the run that started them.
+def forced_rules():
+    """The rules this command forces to rerun (--forcerun/-R; all for --forceall/-F), whose files it
+    rebuilds anyway: read from the command line, since Snakemake gives the Snakefile its DAG settings
+    only after parsing it. Called only when a file is damaged (the parser costs 0.1 s)."""
+    from snakemake.cli import get_argument_parser
+
+    args, _ = get_argument_parser().parse_known_args(sys.argv[1:])
+    return {r.name for r in workflow.rules} if args.forceall else set(args.forcerun or ())
+
+
+if workflow.is_main_process:
+    _records = sorted(p.as_posix() for p in Path("results").rglob("provenance.json"))
+    try:
+        check_recorded_outputs(".", _records, ignore_rules=forced_rules)
+    except DamagedOutputs as err:
+        sys.exit(str(err))
 
 # One input stands for the whole library: a file holding the content hash of src/cvsuite. The rule
 # that writes it reruns when the hash changes (its params), and then every study reruns after it,

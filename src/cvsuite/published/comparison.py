@@ -270,3 +270,22 @@ def verdict_counts(comparison: pd.DataFrame) -> dict[str, int]:
     """How many claims have each status, in the order of STATUSES."""
     counts = comparison["status"].value_counts()
     return {status: int(counts.get(status, 0)) for status in STATUSES}
+
+
+class RowsMissingAtDocumentSettings(RuntimeError):
+    """At the documents' settings a published number found no row: its table is not what its study writes."""
+
+
+def refuse_missing_rows(comparison: pd.DataFrame) -> None:
+    """At the documents' settings (the comparison's ``changes`` empty), refuse a comparison in which a
+    published number found no row: ``not computed at this config`` is then damage, never a status."""
+    missing = comparison[comparison["status"] == "not computed at this config"]
+    if missing.empty:
+        return
+    tables = sorted(set(missing["table"]))
+    raise RowsMissingAtDocumentSettings(
+        f"{len(missing)} published number(s) found no value in their table at the documents' own settings, "
+        f"where every one is computed: {', '.join(tables)} lack rows their study writes (damaged, or edited by "
+        f"hand?). First: {missing.iloc[0]['claim']}: {missing.iloc[0]['note']}. Rebuild with: snakemake all "
+        + " ".join(f"--forcerun {t.split('/')[0]}" for t in tables)
+    )

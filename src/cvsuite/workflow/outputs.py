@@ -114,14 +114,16 @@ def package_versions() -> dict:
     return versions
 
 
-def write_provenance(path: str | Path, study: str, parameters: dict) -> None:
-    """Record what a results folder was made from: the config values, package versions, commit."""
+def write_provenance(path: str | Path, study: str, parameters: dict, outputs: dict[str, str] | None = None) -> None:
+    """Record what a results folder was made from: the config values, package versions, commit; and
+    what the job wrote, ``outputs`` ({path: sha256}, see ``cvsuite.workflow.output_records``)."""
     record = {
         "study": study,
         "config": parameters,
         "packages": package_versions(),
         "git": git_commit(),
         "command": "snakemake (see logs/)",
+        "outputs": outputs or {},
     }
     write_text(json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n", path)
 

@@ -3,8 +3,9 @@
 An entry point is a function from a ``Job`` (the study's config blocks and its input files) to a
 ``StudyResult`` (tables and figures by name). ``run_job`` calls it with the job's log open and
 one BLAS thread per Snakemake thread, then writes every table and figure to the output of the same
-name and the provenance file, refusing a result whose tables or columns are not the ones the rule
-declares (studies.yaml). So no entry point writes a file itself, and none can forget one.
+name and, last, the provenance file with every other file's checksum, refusing a result whose
+tables or columns are not the ones the rule declares (studies.yaml). So no entry point writes a
+file itself, and none can forget one.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from cvsuite.workflow.catalog import FIGURE_FORMATS, columns_match, figure_key
+from cvsuite.workflow.output_records import recorded_outputs
 from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
 
 
@@ -102,7 +104,6 @@ def write_result(
         raise OutputMismatch(f"{study}: drew {sorted(result.figures)}, declared {declared_figures} (studies.yaml)")
     for name, table in result.tables.items():
         write_table(table, output[name])
-    write_provenance(output["provenance"], study, {**blocks, **result.provenance})
     if result.figures:
         # Imported here: matplotlib costs a simulation shard, which draws nothing, 0.6 s to import.
         from cvsuite.figures.layout_checks import CHECK_COLUMNS, checked_figure
@@ -118,3 +119,6 @@ def write_result(
         figure.set_layout_engine("none")
         page = checked[name].saved_inches
         save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=page)
+    # Last, with the checksum of every file above: a job cut short leaves no record to vouch for them.
+    written = [path for key, path in output.items() if key != "provenance"]
+    write_provenance(output["provenance"], study, {**blocks, **result.provenance}, recorded_outputs(written))
