@@ -54,7 +54,7 @@ def main(job: Job) -> StudyResult:
             "shape_estimators": shape_estimators(fresh.estimates, fresh.fold_models, criteria.kfold),
             "k_bias_by_k": k_bias_by_k(fresh.k_bias, fresh.error_sources),
         },
-        figures={"conclusions": figures.conclusions(table, regions)},
+        figures=figures.conclusion_figures(table, regions),
     )
 
 

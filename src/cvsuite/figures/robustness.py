@@ -1,4 +1,8 @@
-"""The figure of study robustness: each conclusion at the documents' scale and on fresh datasets."""
+"""The figures of study robustness: each conclusion at the documents' scale and on fresh datasets.
+
+One figure per topic (``TOPICS``), each a screenful when shown 800 px wide: the 18 conclusions in one
+figure made an image 3,917 px tall, which no reader takes in.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,29 @@ PASS = "#a1d99b"  # the criterion, in green
 PASS_LINE = "#238b45"
 COLUMNS = 2  # 15 panels in one column made a figure 2.4 times as tall as wide
 WRAP = 60  # characters of a panel's title or axis label per line, at half the figure's width
+# The figures, by name: the topic their title names and the conclusions (ids of the conclusions table)
+# they show, in the table's order. A conclusion in no topic is an error, not a panel left out.
+TOPICS = {
+    "conclusions_estimators": (
+        "Part 1's four estimators",
+        (
+            "no_estimator_bias", "holdout_twice_as_variable", "larger_k_less_bias", "loo_less_biased_than_kfold",
+            "larger_k_less_bias_in_total", "loo_pessimism_is_class_imbalance", "cv_weakly_correlated_with_truth",
+            "cv_negatively_correlated_with_truth",
+        ),
+    ),
+    "conclusions_selection": (
+        "selecting among candidates (Part 2)",
+        ("winner_overstates", "nested_as_often_high_as_low", "nested_no_upward_bias", "gap_grows_with_candidates"),
+    ),
+    "conclusions_regression": (
+        "the K-bias table and the ridge path",
+        (
+            "cv_biased_upward", "cv_estimates_smaller_training_sets", "bias_falls_with_k", "loo_zero_spread",
+            "std_error_understates_spread", "penalty_trades_train_for_expected",
+        ),
+    ),
+}  # fmt: skip
 
 
 def _wrap(text: str) -> str:
@@ -82,12 +109,27 @@ def _title(row) -> str:
     )
 
 
-def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion]) -> Figure:
+def conclusion_figures(table: pd.DataFrame, regions: dict[str, PassRegion]) -> dict[str, Figure]:
+    """The conclusions drawn one topic to a figure (``TOPICS``), by figure name."""
+    placed = {c for _, ids in TOPICS.values() for c in ids}
+    unplaced = sorted(set(table["conclusion"]) - placed)
+    if unplaced:
+        raise ValueError(f"conclusions in no figure of cvsuite.figures.robustness.TOPICS: {unplaced}")
+    return {
+        name: conclusions(table[table["conclusion"].isin(ids)], regions, topic) for name, (topic, ids) in TOPICS.items()
+    }
+
+
+def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion], topic: str) -> Figure:
     """Each conclusion's statistic at the document's scale and at the new scale, with error bars
     and its criterion (``regions``, by conclusion, as the fresh scale reads it), so that whether it
     holds can be judged by eye. Each panel is titled with the document's words and the study's
     finding, its x axis with the statistic (its unit); the finding's reference value (0, 0.5, 2:
     what its "SE from" counts from) is drawn where it is not already the criterion's line."""
+    if table.empty:  # a config under which no conclusion of this topic is computed
+        fig = Figure(figsize=(10.5, 1.5))
+        fig.text(0.5, 0.5, f"{topic[0].upper()}{topic[1:]}: no conclusion computed at this config", ha="center")
+        return fig
     rows = -(-len(table) // COLUMNS)
     fig, grid = style.subplots(rows, COLUMNS, figsize=(10.5, 3.15 * rows + 0.8))
     cells = list(grid.flat)
@@ -119,8 +161,7 @@ def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion]) -> Figure:
     else:
         style.figure_legend(fig)
     fig.suptitle(
-        f"{sum(not isinstance(v, str) and bool(v) for v in table['held'])} of {len(table)} conclusions hold on fresh "
-        "datasets "
-        "(grey: the document's own scale; black: fresh datasets)"
+        f"{topic[0].upper()}{topic[1:]}: {sum(not isinstance(v, str) and bool(v) for v in table['held'])} of "
+        f"{len(table)} conclusions hold on fresh datasets\n(grey: the document's own scale; black: fresh datasets)"
     )
     return fig
