@@ -1,11 +1,12 @@
 """Compare: every registered published number beside the reproduced one.
 
 Reads registry/published_numbers.csv, the list of studies (studies.yaml), the schema's defaults
-(the documents' settings) and the studies' tables; writes results/comparison.csv, REPORT.md and the
-sortable comparison and errata pages. It completes at any config and whatever the verdicts; the
-test suite is what fails when a number does not read as the registry expects. One exception: at the
-documents' own settings every published number is computed, so a `not computed at this config`
-there means a table lost rows it should have, and the job fails naming them.
+(the documents' settings) and the studies' tables; writes results/comparison.csv, REPORT.md, the
+sortable comparison and errata pages, the site (results/site, cvsuite.published.site) and the
+Snakemake report's first page. It completes at any config and whatever the verdicts; the test suite
+is what fails when a number does not read as the registry expects. One exception: at the documents'
+own settings every published number is computed, so a `not computed at this config` there means a
+table lost rows it should have, and the job fails naming them.
 """
 
 import json
@@ -17,11 +18,12 @@ from cvsuite.published.comparison import compare, refuse_missing_rows
 from cvsuite.published.html_tables import sortable_page
 from cvsuite.published.registry import read_registry
 from cvsuite.published.report import StudySection, errata, remarks, render_report
+from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_pages
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
 from cvsuite.workflow.output_records import recorded_outputs
-from cvsuite.workflow.outputs import logged_to, read_tables, write_provenance, write_table, write_text
+from cvsuite.workflow.outputs import logged_to, read_tables, write_folder, write_provenance, write_table, write_text
 
 PAGE_INTRO = (
     "Every number the documents print beside the number the workflow computed, with its verdict "
@@ -80,6 +82,13 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     }
     write_text(render_report(comparison, sections, changes, versions), out.report)
     write_table(read_tables(figure_checks), out.figure_checks)
+    shown = [
+        SiteStudy(s.name, s.title, s.source, [(f, caption_of(s.name, f)) for f in s.figures])
+        for s in catalog.studies.values()
+    ]
+    pages = site_pages(comparison, shown, changes)
+    write_folder(out.site, {name: text.encode() for name, text in pages.items()}, site_assets(comparison, shown))
+    write_text(overview_rst(comparison), out.overview)
     written = [path for key, path in out.items() if key != "provenance"]
     write_provenance(out.provenance, "compare", {"changed_settings": changes}, recorded_outputs(written))
     print(comparison["status"].value_counts().to_string())

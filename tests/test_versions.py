@@ -1,4 +1,5 @@
-"""The lower end of the tested range: the documents' own numpy, scipy and scikit-learn.
+"""The lower end of the tested range: the documents' own numpy, scipy and scikit-learn (and the site's
+Jinja2 and latex2mathml at the lower ends of their ranges).
 
 A fresh environment installs the project as pyproject.toml declares it, with numpy 2.3.5, scipy
 1.16.3 and scikit-learn 1.7.2 (the versions the documents name) and every other package at the
@@ -24,6 +25,8 @@ from conftest import ROOT, copy_workflow
 pytestmark = [pytest.mark.versions, pytest.mark.workflow]
 
 DOCUMENTS = {"numpy": "2.3.5", "scipy": "1.16.3", "scikit-learn": "1.7.2"}
+# The lower ends of the site's two libraries (pyproject.toml), installed in the same environment.
+SITE_LOWER_ENDS = {"jinja2": "3.1.2", "latex2mathml": "3.78.0"}
 LOCK = ROOT / "requirements.lock"
 
 
@@ -37,7 +40,8 @@ def documents_python(tmp_path_factory) -> Path:
     """A fresh environment: the project as declared, the documents' three libraries, the rest as locked."""
     folder = tmp_path_factory.mktemp("documents-versions")
     constraints = folder / "constraints.txt"
-    kept = [line for line in LOCK.read_text().splitlines() if requirement_name(line) not in DOCUMENTS]
+    pinned = {**DOCUMENTS, **SITE_LOWER_ENDS}
+    kept = [line for line in LOCK.read_text().splitlines() if requirement_name(line) not in pinned]
     constraints.write_text("\n".join(kept) + "\n")
     project = folder / "project"
     for name in ("pyproject.toml", "README.md"):
@@ -46,7 +50,7 @@ def documents_python(tmp_path_factory) -> Path:
     copy_workflow(project)
     subprocess.run([sys.executable, "-m", "venv", folder / "venv"], check=True)
     python = folder / "venv" / "bin" / "python"
-    pins = [f"{name}=={version}" for name, version in DOCUMENTS.items()]
+    pins = [f"{name}=={version}" for name, version in pinned.items()]
     install = subprocess.run(
         [python, "-m", "pip", "install", "-q", "-c", constraints, *pins, project],
         capture_output=True,
@@ -99,6 +103,11 @@ def test_the_documents_library_versions_reproduce_every_number(documents_python,
     for record in (workdir / "results").rglob("provenance.json"):  # and every folder says so
         packages = json.loads(record.read_text())["packages"]
         assert {name: packages[name] for name in DOCUMENTS} == DOCUMENTS, record
+
+    # The site is built under the lower ends of its libraries too, page for page, the math as MathML.
+    pages = {p.name for p in (finished_workflow / "results" / "site").glob("*.html")}
+    assert pages == {p.name for p in (workdir / "results" / "site").glob("*.html")}
+    assert "<math" in (workdir / "results" / "site" / "sentences.html").read_text()
 
     ours = {p.relative_to(finished_workflow).as_posix() for p in (finished_workflow / "results").rglob("*.csv")}
     theirs = {p.relative_to(workdir).as_posix() for p in (workdir / "results").rglob("*.csv")}

@@ -74,7 +74,8 @@ def test_the_report_shows_the_verdict_and_every_figure(finished_workflow):
 def test_every_results_folder_records_its_provenance(finished_workflow):
     import json
 
-    folders = {table.parent for table in (finished_workflow / "results").rglob("*.csv")} - {
+    site = finished_workflow / "results" / "site"  # the site's copies of the tables, recorded by the comparison
+    folders = {t.parent for t in (finished_workflow / "results").rglob("*.csv") if site not in t.parents} - {
         finished_workflow / "results"
     }
     assert folders
@@ -114,7 +115,7 @@ def chromium() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def headless_dom(browser: str, page, profile) -> str:
+def headless_dom(browser: str, page, profile, query: str = "") -> str:
     import subprocess
 
     flags = [
@@ -130,7 +131,7 @@ def headless_dom(browser: str, page, profile) -> str:
         "--virtual-time-budget=10000",
         "--dump-dom",
     ]
-    done = subprocess.run([browser, *flags, page.as_uri()], capture_output=True, text=True, timeout=180)
+    done = subprocess.run([browser, *flags, page.as_uri() + query], capture_output=True, text=True, timeout=180)
     return done.stdout
 
 
@@ -222,3 +223,54 @@ def test_the_readme_states_the_verdict_this_run_gives(finished_workflow):
     stated = re.search(r"\*\*\d+ published numbers:[^*]*\*\*", section).group(0)
     comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", keep_default_na=False)
     assert stated == verdict_line(comparison)
+
+
+def test_the_site_opens_in_chromium_with_every_figure_a_working_filter_and_no_raw_tex(finished_workflow, tmp_path):
+    """results/site in a real browser: every figure decodes, the verdict filter leaves exactly the rows
+    of that verdict, no TeX is left visible, and screenshots of the index, a study page and the table
+    are saved (their paths are printed, to look at)."""
+    import os
+    import re
+    import subprocess
+
+    from test_site import broken_links
+
+    site = finished_workflow / "results" / "site"
+    assert broken_links(site) == []
+    browser = chromium()
+    if browser is None:
+        if os.environ.get("CVSUITE_REQUIRE_CHROMIUM"):
+            pytest.fail("CVSUITE_REQUIRE_CHROMIUM is set but chromium is not installed")
+        pytest.skip("chromium is not installed (CI installs it)")
+    comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", keep_default_na=False)
+    for status, expected in comparison["status"].value_counts().items():
+        page = site / "numbers.html"
+        dom = headless_dom(browser, page, tmp_path / f"profile-{status}", query=f"?status={status}")
+        shown = re.findall(r'<tr data-status="([^"]+)"(?! hidden)', dom)
+        assert len(shown) == expected and set(shown) == {status}, (status, len(shown), expected)
+        assert f"{expected} of {len(comparison)} numbers shown" in dom
+    probe = site / "probe-images.html"
+    figures = sorted(p.relative_to(site).as_posix() for p in (site / "figures").rglob("*.png"))
+    probe.write_text(
+        "<html><body><script>let drawn = 0; const names = " + repr(figures).replace("'", '"') + ";"
+        "names.forEach(n => { const i = new Image(); i.onload = () => { if (i.naturalWidth > 0) drawn++;"
+        "document.body.setAttribute('data-drawn', drawn + '/' + names.length); }; i.src = n; });</script></body></html>"
+    )
+    try:
+        dom = headless_dom(browser, probe, tmp_path / "profile-images")
+    finally:
+        probe.unlink()
+    assert f'data-drawn="{len(figures)}/{len(figures)}"' in dom
+    for page in ("sentences.html", "errata.html", "numbers.html", "study-k_bias.html"):
+        dom = headless_dom(browser, site / page, tmp_path / f"profile-{page}")
+        text = re.sub(r"<(script|style)[^>]*>.*?</\1>|<[^>]+>", " ", dom, flags=re.S)
+        assert "$" not in text and not re.search(r"\\[a-zA-Z]+\{", text), page
+    shots = tmp_path / "screenshots"
+    shots.mkdir()
+    for page in ("index.html", "study-k_bias.html", "numbers.html"):
+        flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1300,1400"]
+        profile = f"--user-data-dir={tmp_path / 'profile-shots'}"
+        shot = [browser, *flags, profile, f"--screenshot={shots / page}.png", (site / page).as_uri()]
+        subprocess.run(shot, capture_output=True, timeout=120)
+        assert (shots / f"{page}.png").stat().st_size > 10_000, page
+    print(f"\nscreenshots of the site: {shots}")

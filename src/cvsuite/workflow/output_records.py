@@ -26,8 +26,12 @@ def file_digest(path: str | Path) -> str:
 
 
 def recorded_outputs(paths) -> dict[str, str]:
-    """{path as the job was given it: sha256 of its bytes now}, for a job's record."""
-    return {str(path): file_digest(path) for path in paths}
+    """{path as the job was given it: sha256 of its bytes now}, for a job's record; a folder's files
+    each by its own path (a folder output, such as the site)."""
+    files = []
+    for path in map(Path, paths):
+        files += sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    return {p.as_posix(): file_digest(p) for p in files}
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -69,6 +70,32 @@ def read_tables(paths) -> pd.DataFrame:
 def write_text(text: str, path: str | Path) -> None:
     with atomic_path(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+def write_folder(path: str | Path, files: dict[str, bytes], copies: dict[str, str | Path]) -> None:
+    """Write a folder whole: ``files`` ({name: bytes}) and ``copies`` ({name: source file}), built under a
+    temporary name beside ``path`` and renamed into place, so it is never seen half written."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent))
+    try:
+        for name, data in files.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp / name).write_bytes(data)
+        for name, source in copies.items():
+            (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, tmp / name)
+        mode = 0o777 & ~current_umask()
+        for folder in [tmp, *(p for p in tmp.rglob("*") if p.is_dir())]:
+            os.chmod(folder, mode)
+        for file in (p for p in tmp.rglob("*") if p.is_file()):
+            os.chmod(file, mode & 0o666)
+        if path.exists():
+            shutil.rmtree(path)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)
 
 
 def save_figure(fig, paths, page=None) -> None:

@@ -1,0 +1,222 @@
+"""results/site/: the comparison as a small static website a reader can use offline.
+
+Pages (all in one folder, so the folder opens from disk, from a zip, or inside the Snakemake report):
+``index.html`` (the verdict with its legend, the changed settings, the studies grouped by document),
+one ``study-<name>.html`` per study (its figures with their captions, its numbers beside ours),
+``numbers.html`` (every number: a status filter, typed sorting, search, a row count),
+``errata.html`` (each finding once, with every sentence it covers, then the remarks) and
+``sentences.html`` (every registered sentence as the document prints it, math included, each with an
+anchor every other page links to). Values are shown as printed, the full precision in a tooltip.
+
+``site_pages`` builds the pages from the comparison; the caller copies the figures and tables the
+pages link to (``site_assets``). Every string enters the HTML through Jinja's autoescape, except the
+sentences, which ``site_math.sentence_html`` escapes itself around the MathML it writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from cvsuite.published.comparison import STATUSES, verdict_counts
+from cvsuite.published.printed_numbers import parse_printed
+from cvsuite.published.report import MARKS, MEANINGS, _shown, errata, figure_anchor, remarks
+from cvsuite.published.site_math import sentence_html
+
+TEMPLATES = Path(__file__).with_name("site_templates")
+# The three documents, in their order; the sources they cite come after, together.
+DOCUMENTS = ("Cross-Validation", "Regularization and Cross-Validation", "Estimating Out-of-Sample Error")
+CITED = "Results the documents cite"
+# Statuses by severity, for sorting: what a reader must look at first comes first.
+SEVERITY = (
+    "differs",
+    "inconclusive",
+    "not computed at this config",
+    "not reproducible",
+    "consistent",
+    "reproduced by construction",
+    "reproduced",
+)
+BADGE_CLASSES = {status: status.replace(" ", "-") for status in STATUSES}
+_UNMOVED = "; no setting of this study differs from the documents'"
+
+
+@dataclass(frozen=True)
+class SiteStudy:
+    """A study as the site shows it: its name, title, source, and figures as (name, caption)."""
+
+    name: str
+    title: str
+    source: str
+    figures: list[tuple[str, str]] = field(default_factory=list)
+
+
+def page_name(study: str) -> str:
+    return f"study-{study}.html"
+
+
+def figure_file(figure: str) -> str:
+    """The site's copy of a figure named as the registry names it ("k_bias/x.png")."""
+    return f"figures/{figure}"
+
+
+def table_file(table: str) -> str:
+    """The site's copy of a table named as the registry names it ("k_bias/k_bias.csv")."""
+    return f"tables/{table}"
+
+
+def site_assets(comparison: pd.DataFrame, studies: list[SiteStudy]) -> dict[str, str]:
+    """{path in the site: path in the run} of every figure and table the pages link to."""
+    assets = {
+        figure_file(f"{s.name}/{name}.png"): f"figures/{s.name}/{name}.png" for s in studies for name, _ in s.figures
+    }
+    for table in sorted({t for t in comparison["table"] if t}):
+        assets[table_file(table)] = f"results/{table}"
+    return assets
+
+
+def site_pages(comparison: pd.DataFrame, studies: list[SiteStudy], changes: list[tuple] = ()) -> dict[str, str]:
+    """Every page of the site, by file name (see the module's docstring)."""
+    comparison = comparison.fillna("")
+    rows = [_row(r) for r in comparison.itertuples()]
+    by_study = {s.name: [r for r in rows if r["study"] == s.name] for s in studies}
+    titles = {s.name: s.title for s in studies}
+    for r in rows:
+        r["study_title"] = titles.get(r["study"], "")
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True))
+    env.globals.update(marks=MARKS, badge=BADGE_CLASSES, page_name=page_name)
+    counts = verdict_counts(comparison)
+    legend = [
+        {"status": s, "count": counts[s], "mark": MARKS[s], "meaning": MEANINGS[s], "css": BADGE_CLASSES[s]}
+        for s in STATUSES
+    ]
+    groups = _documents(comparison, studies, by_study)
+    pages = {
+        "index.html": env.get_template("index.html.j2").render(
+            legend=legend,
+            total=len(comparison),
+            changes=list(changes),
+            groups=groups,
+            errata=len(_findings(errata(comparison))),
+            remarks=comparison["remark"].ne("").sum(),
+        ),
+        "numbers.html": env.get_template("numbers.html.j2").render(rows=rows, legend=legend, total=len(rows)),
+        "errata.html": env.get_template("errata.html.j2").render(
+            findings=_findings(errata(comparison)), remarks=_remarks(remarks(comparison))
+        ),
+        "sentences.html": env.get_template("sentences.html.j2").render(documents=_sentences(rows)),
+    }
+    for study in studies:
+        shown = [
+            {
+                "file": figure_file(f"{study.name}/{name}.png"),
+                "caption": caption,
+                "anchor": figure_anchor(f"{study.name}/{name}.png"),
+            }
+            for name, caption in study.figures
+        ]
+        pages[page_name(study.name)] = env.get_template("study.html.j2").render(
+            study=study, figures=shown, rows=by_study[study.name],
+            counts={s: n for s, n in verdict_counts(comparison[comparison["study"] == study.name]).items() if n},
+        )  # fmt: skip
+    return pages
+
+
+def _row(r) -> dict:
+    """One published number as every page shows it."""
+    figure = r.figure
+    published = _shown(r, "published")
+    try:
+        published_value = parse_printed(str(r.published)).value if r.comparison != "exact" else ""
+    except (ValueError, AttributeError):
+        published_value = ""
+    return {
+        "id": r.claim,
+        "document": r.document,
+        "section": r.section,
+        "sentence": sentence_html(r.where),
+        "published": published,
+        "published_value": published_value,
+        "ours": _shown(r, "reproduced") if r.status != "not reproducible" else "",
+        "ours_full": str(r.reproduced),
+        "status": r.status,
+        "severity": SEVERITY.index(r.status) if r.status in SEVERITY else len(SEVERITY),
+        "note": str(r.note).removesuffix(_UNMOVED),
+        "remark": r.remark,
+        "erratum": r.erratum,
+        "reading": r.reading,
+        "evidence": r.evidence,
+        "study": r.study,
+        "table": table_file(r.table) if r.table else "",
+        "table_name": r.table,
+        "figure": f"{page_name(figure.split('/')[0])}#{figure_anchor(figure)}" if figure else "",
+        "figure_name": figure,
+    }
+
+
+def _documents(comparison: pd.DataFrame, studies: list[SiteStudy], by_study: dict) -> list[dict]:
+    """The studies grouped under the document most of their numbers come from, in the documents' order."""
+    groups: dict[str, list] = {name: [] for name in (*DOCUMENTS, CITED)}
+    for study in studies:
+        documents = comparison.loc[comparison["study"] == study.name, "document"]
+        document = documents.mode().iloc[0] if len(documents) else CITED
+        counts = verdict_counts(comparison[comparison["study"] == study.name])
+        groups[document if document in DOCUMENTS else CITED].append(
+            {"study": study, "numbers": len(by_study[study.name]), "counts": {s: n for s, n in counts.items() if n}}
+        )
+    return [{"document": name, "studies": listed} for name, listed in groups.items() if listed]
+
+
+def _findings(rows: pd.DataFrame) -> list[dict]:
+    """The errata, one per finding (rows sharing an erratum), each with every row it covers."""
+    findings: dict[str, list] = {}
+    for r in rows.itertuples():
+        findings.setdefault(r.erratum or r.claim, []).append(_row(r))
+    return [
+        {
+            "erratum": group[0]["erratum"],
+            "rows": group,
+            "readings": list(dict.fromkeys(r["reading"] for r in group if r["reading"])),
+            "evidence": list(dict.fromkeys(r["evidence"] for r in group if r["evidence"])),
+            "notes": list(dict.fromkeys(r["note"] for r in group if r["note"])),
+        }
+        for group in findings.values()
+    ]
+
+
+def _remarks(rows: pd.DataFrame) -> list[dict]:
+    by_remark: dict[str, list] = {}
+    for r in rows.itertuples():
+        by_remark.setdefault(r.remark, []).append(_row(r))
+    return [{"remark": remark, "rows": group} for remark, group in by_remark.items()]
+
+
+def _sentences(rows: list[dict]) -> list[dict]:
+    """Every registered sentence, grouped by document then section, in the registry's order."""
+    documents: dict[str, dict[str, list]] = {}
+    for r in rows:
+        documents.setdefault(r["document"], {}).setdefault(r["section"] or "", []).append(r)
+    order = {name: i for i, name in enumerate(DOCUMENTS)}
+    return [
+        {"document": name, "sections": [{"section": s, "rows": listed} for s, listed in sections.items()]}
+        for name, sections in sorted(documents.items(), key=lambda item: order.get(item[0], len(order)))
+    ]
+
+
+def overview_rst(comparison: pd.DataFrame) -> str:
+    """The first page of the Snakemake report (its workflow description): the verdict and where to read on."""
+    counts = verdict_counts(comparison)
+    title = "Published and reproduced"
+    lines = [title, "=" * len(title), "", f"**{len(comparison)} published numbers** of the three documents:", ""]
+    lines += [f"- {n} {status}: {MEANINGS[status]}" for status, n in counts.items() if n]
+    lines += [
+        "",
+        "Read them in the site the same run wrote, results/site/index.html (it opens from disk, with no "
+        "network): each study's figures, captions and numbers together, every number linked to its "
+        "sentence, table and figure, the errata, and a table of every number to filter and sort.",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,193 @@
+"""The static site (cvsuite.published.site): pages, links, math, escaping, values as printed."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from cvsuite.published.comparison import COMPARISON_COLUMNS
+from cvsuite.published.site import SiteStudy, site_assets, site_pages
+from cvsuite.published.site_math import sentence_html
+
+PLANTED = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+
+
+def a_comparison() -> pd.DataFrame:
+    base = {column: "" for column in COMPARISON_COLUMNS}
+    rows = [
+        {
+            **base,
+            "claim": "rcv.learn.k2-factor",
+            "document": "Regularization and Cross-Validation",
+            "section": "What you'll learn",
+            "where": "'a factor of $33$ at $K = 2$'",
+            "published": "33",
+            "reproduced": "45.7108112",
+            "reproduced_as_printed": "46",
+            "status": "differs",
+            "comparison": "rounded",
+            "erratum": "the factor is 46",
+            "reading": "the estimate over the truth",
+            "evidence": "identity: k_bias/k_bias.csv[K=2]:cv_over_truth",
+            "note": PLANTED,
+            "study": "k_bias",
+            "table": "k_bias/k_bias.csv",
+            "figure": "k_bias/cv_estimate_against_k.png",
+        },
+        {
+            **base,
+            "claim": "rcv.learn.loo-bias",
+            "document": "Regularization and Cross-Validation",
+            "section": "What you'll learn",
+            "where": "'and by +0.000063 at leave-one-out'",
+            "published": "+0.000063",
+            "reproduced": "6.341957159392009e-05",
+            "reproduced_as_printed": "+0.000063",
+            "status": "reproduced",
+            "comparison": "rounded",
+            "remark": PLANTED,
+            "study": "k_bias",
+            "table": "k_bias/k_bias.csv",
+        },
+        {
+            **base,
+            "claim": "cv.cited.nnunet.folds",
+            "document": "Cross-Validation",
+            "where": "'nnU-Net trains five folds'",
+            "published": "5",
+            "status": "not reproducible",
+            "comparison": "not_reproducible",
+        },
+    ]
+    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+
+
+STUDIES = [SiteStudy("k_bias", "The bias of K-fold cross-validation", "§8.2.4", [("cv_estimate_against_k", PLANTED)])]
+
+
+class Links(HTMLParser):
+    """Every href and src of a page, every id it defines, and its visible text."""
+
+    def __init__(self):
+        super().__init__()
+        self.targets, self.ids, self.text, self._skip = [], set(), [], 0
+        self.scripts = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.targets += [attrs[k] for k in ("href", "src") if k in attrs]
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        if tag in ("script", "style"):
+            self._skip += 1
+            self.scripts += tag == "script"
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.text.append(data)
+
+
+def parsed(page: str) -> Links:
+    links = Links()
+    links.feed(page)
+    return links
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[str, str]:
+    return site_pages(a_comparison(), STUDIES)
+
+
+def test_the_site_has_an_index_a_page_per_study_and_the_number_pages(pages):
+    assert set(pages) == {"index.html", "numbers.html", "errata.html", "sentences.html", "study-k_bias.html"}
+    index = " ".join(parsed(pages["index.html"]).text)
+    assert "3 published numbers" in index and "numbers.html?status=differs" in pages["index.html"]
+
+
+def test_every_internal_link_reaches_a_page_or_asset_and_its_anchor(pages):
+    files = set(pages) | set(site_assets(a_comparison(), STUDIES))
+    ids = {name: parsed(page).ids for name, page in pages.items()}
+    for name, page in pages.items():
+        for target in parsed(page).targets:
+            path, _, anchor = target.partition("#")
+            path = path.split("?")[0] or name
+            assert path in files, (name, target)
+            if anchor:
+                assert anchor in ids[path], (name, target)
+
+
+def test_every_number_links_to_its_sentence_and_a_row_with_a_figure_to_the_figure(pages):
+    numbers = pages["numbers.html"]
+    for claim in a_comparison()["claim"]:
+        assert f'href="sentences.html#{claim}"' in numbers
+    assert 'href="study-k_bias.html#fig-k_bias-cv_estimate_against_k"' in numbers
+    assert 'href="tables/k_bias/k_bias.csv"' in numbers
+
+
+def test_planted_markup_is_shown_as_text_and_never_becomes_an_element(pages):
+    for name, page in pages.items():
+        assert "<script>alert" not in page and "<img src=x" not in page, name
+        assert parsed(page).scripts <= 1, name  # the page's own script only
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
+    assert escaped in pages["study-k_bias.html"] and escaped in pages["errata.html"]
+
+
+def test_sentences_show_math_as_mathml_never_as_raw_tex(pages):
+    text = " ".join(parsed(pages["sentences.html"]).text)
+    assert "$" not in text
+    assert "<math" in pages["sentences.html"] and "<mn>33</mn>" in pages["sentences.html"]
+
+
+def test_values_are_shown_as_printed_with_the_full_precision_behind_a_tooltip(pages):
+    numbers = pages["numbers.html"]
+    assert ">46<" in numbers and 'title="45.7108112"' in numbers
+    assert ">45.7108112<" not in numbers and "6.341957159392009e-05<" not in numbers
+
+
+def test_the_numbers_table_sorts_published_values_as_numbers_and_verdicts_by_severity(pages):
+    assert 'data-value="33.0"' in pages["numbers.html"] and 'data-value="0"' in pages["numbers.html"]
+
+
+def test_math_the_converter_cannot_vouch_for_is_shown_as_escaped_source():
+    assert sentence_html(r"$\text{<script>alert(1)</script>}$") == (
+        r"<code>\text{&lt;script&gt;alert(1)&lt;/script&gt;}</code>"
+    )
+    assert sentence_html("a < b & $x$").startswith("a &lt; b &amp; <math")
+
+
+def test_the_templates_ship_with_the_package():
+    import tomllib
+
+    from cvsuite.published import site
+
+    data = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    shipped = data["tool"]["setuptools"]["package-data"]["cvsuite"]
+    templates = sorted(p.relative_to(site.TEMPLATES.parents[1]).as_posix() for p in site.TEMPLATES.glob("*.j2"))
+    assert templates and any(pattern.endswith("*.j2") for pattern in shipped), shipped
+
+
+def broken_links(folder: Path) -> list[str]:
+    """Every link or source in the site's pages that does not resolve inside ``folder`` (file and
+    anchor), and every one that would reach the network: the site must open offline, from anywhere."""
+    pages = {p.relative_to(folder).as_posix(): parsed(p.read_text(encoding="utf-8")) for p in folder.rglob("*.html")}
+    broken = []
+    for name, links in pages.items():
+        for target in links.targets:
+            if re.match(r"^[a-z]+:", target):
+                broken.append(f"{name}: {target} (leaves the site)")
+                continue
+            path, _, anchor = target.partition("#")
+            path = path.split("?")[0] or name
+            if not (folder / path).is_file():
+                broken.append(f"{name}: {target} (no such file)")
+            elif anchor and anchor not in pages.get(path, Links()).ids:
+                broken.append(f"{name}: {target} (no such anchor)")
+    return broken
