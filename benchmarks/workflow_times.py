@@ -8,7 +8,9 @@ Run from the repository root:  .venv/bin/python benchmarks/workflow_times.py [--
    tree, taking turns (--rounds each, baseline first), on the same machine in the same session: the
    ratio of their median times is the speed target, since a time from another day or machine is not
    comparable (per-CPU figures differ by half);
-3. with --tests, the test suite (`pytest`, as .ci/run runs it after installation), timed;
+3. with --tests, the tests as .ci/run runs them after installation, each run timed: every tier
+   (`pytest --full`), then the quick tests (a bare `pytest`) under each OpenBLAS kernel of this CPU;
+   and a bare `pytest` alone, the README's second command;
 4. the machine: processor, cores, memory, load when the run started, Python and package versions.
 
 Writes benchmarks/timings.json. The README's "Time" section quotes these numbers and a test
@@ -167,20 +169,45 @@ def against_baseline(ref: str, cores: int, rounds: int) -> dict:
     }
 
 
-def time_tests() -> dict:
+README_TIMES = "tests/test_packaging.py::test_the_readme_states_the_measured_times"
+
+
+def time_pytest(*options: str, env: dict | None = None) -> dict:
+    """One pytest run from the repository root, timed. The one test that reads this file's result is
+    left out: it holds the README to the times measured here, which do not exist until this run ends.
+    It is left out through PYTEST_ADDOPTS, so that the pytest the Quick start test runs in a fresh
+    clone (which reads the clone's committed times) leaves it out too."""
     start = time.perf_counter()
-    # The one test that reads this file's result is left out: it holds the README to the times
-    # measured here, which do not exist until this run ends.
-    readme_times = "tests/test_packaging.py::test_the_readme_states_the_measured_times"
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--deselect", readme_times],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options],
         cwd=ROOT,
         capture_output=True,
         text=True,
+        env={**os.environ, "PYTEST_ADDOPTS": f"--deselect {README_TIMES}", **(env or {})},
     )
     seconds = time.perf_counter() - start
-    summary = [line for line in run.stdout.splitlines() if line.strip()][-1] if run.stdout.strip() else ""
-    return {"seconds": round(seconds, 1), "passed": run.returncode == 0, "summary": summary}
+    lines = [line for line in run.stdout.splitlines() if line.strip()]
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    return {"seconds": round(seconds, 1), "passed": run.returncode == 0, "summary": lines[-1] if lines else "",
+            "failed": failed}  # fmt: skip
+
+
+def openblas_kernels() -> list[str]:
+    """The OpenBLAS kernels .ci/run runs the quick tests under: those this CPU can execute."""
+    if platform.machine() != "x86_64":
+        return []
+    flags = set(Path("/proc/cpuinfo").read_text().split()) if Path("/proc/cpuinfo").exists() else set()
+    return ["Prescott", "Sandybridge"] + ["Haswell"] * ("avx2" in flags) + ["SkylakeX"] * ("avx512f" in flags)
+
+
+def time_tests() -> dict:
+    """The three test runs .ci/run makes after installing: every tier, then the quick tests per kernel;
+    and the quick tests alone, the README's second command."""
+    return {
+        "fast_tests": time_pytest(),
+        "test_suite": time_pytest("--full"),
+        "kernel_runs": {k: time_pytest(env={"OPENBLAS_CORETYPE": k}) for k in openblas_kernels()},
+    }
 
 
 def main() -> None:
@@ -198,11 +225,10 @@ def main() -> None:
     if args.baseline:
         record["against_baseline"] = against_baseline(args.baseline, args.cores, args.rounds)
     if args.tests:
-        record["test_suite"] = time_tests()
+        record.update(time_tests())
     elif TIMINGS.exists():
         previous = json.loads(TIMINGS.read_text())
-        if "test_suite" in previous:
-            record["test_suite"] = previous["test_suite"]
+        record.update({k: previous[k] for k in ("fast_tests", "test_suite", "kernel_runs") if k in previous})
     TIMINGS.write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps({k: v for k, v in record.items() if k != "machine"}, indent=2)[:3000])
     workflow = record["workflow_from_nothing"]

@@ -1,4 +1,9 @@
-"""Shared fixtures: the repository root, and a scratch copy of the workflow to run Snakemake in."""
+"""Shared fixtures: the repository root, a scratch copy of the workflow to run Snakemake in, and the tiers.
+
+A bare ``pytest`` is the fast tier: everything but the tests marked with a slow tier (``SLOW_TIERS``),
+no network, no package installs, no daemons, about half a minute on two cores. ``pytest --full`` adds
+the slow tiers (what .ci/run does); an explicit ``-m`` expression picks tests by marker as usual.
+"""
 
 from __future__ import annotations
 
@@ -46,6 +51,42 @@ def snakemake(workdir: Path, *args: str, timeout: int = 1800, umask: int = 0o022
     )
 
 
+# The slow tiers: each runs the workflow at the documents' scale, a fresh clone, a cluster or a second environment.
+SLOW_TIERS = ("workflow", "quickstart", "slurm", "versions")
+# Tests that read the workflow run at tests/tiny_config.yaml: their run starts in the background as the
+# session starts (see ``tiny_workflow``) and they run last, so the other tests fill the wait.
+TINY = "tiny_workflow"
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help=f"also run the slow tiers (markers {', '.join(SLOW_TIERS)}), as .ci/run does",
+    )
+
+
+def fast_tier_only(config) -> bool:
+    return not config.getoption("--full") and not config.option.markexpr
+
+
+def pytest_report_header(config):
+    if fast_tier_only(config):
+        return f"fast tier: tests marked {', '.join(SLOW_TIERS)} are deselected; `pytest --full` runs every tier"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    if fast_tier_only(config):
+        slow = [item for item in items if any(item.get_closest_marker(m) for m in SLOW_TIERS)]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            items[:] = [item for item in items if item not in slow]
+    waiting = [item for item in items if TINY in getattr(item, "fixturenames", ())]
+    items[:] = [item for item in items if item not in waiting] + waiting
+    config._tiny_workflow_wanted = bool(waiting)
+
+
 @pytest.fixture
 def workflow_copy(tmp_path: Path) -> Path:
     return copy_workflow(tmp_path)
@@ -64,3 +105,57 @@ def copy_finished(finished: Path, destination: Path) -> Path:
     """A copy of a finished workflow (results, figures, Snakemake's records, times kept), to change."""
     shutil.copytree(finished, destination, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     return destination
+
+
+class TinyRun:
+    """The workflow run at tests/tiny_config.yaml in a scratch folder, started in the background."""
+
+    def __init__(self, workdir: Path):
+        import os
+
+        self.workdir = workdir
+        self.log = workdir / "snakemake.log"
+        command = [sys.executable, "-m", "snakemake", "all", "--cores", "2", "--configfile", TINY_CONFIG.name]
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen(
+                command, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, preexec_fn=lambda: os.umask(0o022)
+            )
+        self._result: subprocess.CompletedProcess | None = None
+
+    def finished(self, timeout: int = 600) -> subprocess.CompletedProcess:
+        """Wait for the run; its exit status and output (stdout and stderr together)."""
+        if self._result is None:
+            code = self.process.wait(timeout=timeout)
+            self._result = subprocess.CompletedProcess(self.process.args, code, self.log.read_text(), "")
+        return self._result
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+TINY_CONFIG = ROOT / "tests" / "tiny_config.yaml"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _start_tiny_workflow(request, tmp_path_factory):
+    """Start the tiny run at the session's first test if any collected test reads it."""
+    if not getattr(request.config, "_tiny_workflow_wanted", False):
+        yield None
+        return
+    workdir = copy_workflow(tmp_path_factory.mktemp("tiny-workflow"))
+    shutil.copy2(TINY_CONFIG, workdir / TINY_CONFIG.name)
+    run = TinyRun(workdir)
+    try:
+        yield run
+    finally:
+        run.stop()
+
+
+@pytest.fixture(scope="session")
+def tiny_workflow(_start_tiny_workflow) -> Path:
+    """The folder of the finished tiny run (it must have succeeded)."""
+    run = _start_tiny_workflow.finished()
+    assert run.returncode == 0, f"snakemake all --configfile tests/tiny_config.yaml failed:\n{run.stdout[-4000:]}"
+    return _start_tiny_workflow.workdir

@@ -18,15 +18,17 @@ def quick_start_commands() -> list[str]:
     ]
 
 
-def test_quick_start_is_two_commands_and_ci_runs_the_second():
+def test_quick_start_is_run_quick_tests_full_check_and_ci_runs_the_full_check():
     commands = quick_start_commands()
-    assert len(commands) == 2, commands
-    setup_and_run, setup_and_test = commands
+    assert len(commands) == 3, commands
+    setup_and_run, setup_and_test, full_check = commands
     assert setup_and_run.endswith("snakemake all")
     assert "pip install -r requirements.lock " in setup_and_run, "the first command installs exactly the lock"
-    assert "pytest" in setup_and_test
+    assert setup_and_test.endswith("&& .venv/bin/pytest"), "the quick tests are a bare pytest"
+    assert full_check == "bash .ci/run"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert setup_and_test in ci
+    setup = setup_and_test.removesuffix(" && .venv/bin/pytest")
+    assert setup in ci and ".venv/bin/pytest --full" in ci, "CI installs as the README does, then runs every tier"
 
 
 def pinned(requirements) -> dict[str, str]:
@@ -76,6 +78,11 @@ def test_the_arithmetic_libraries_range_exactly_over_the_tested_ends():
     ranges = {Requirement(r).name: Requirement(r).specifier for r in project_requirements()}
     for name, documents in DOCUMENTS.items():
         assert {str(s) for s in ranges[name]} == {f">={documents}", f"<={lock[name]}"}, (name, ranges[name])
+    from test_versions import SITE_LOWER_ENDS
+
+    for name, lower in SITE_LOWER_ENDS.items():  # the site's libraries: both ends tested too
+        spelled = next(n for n in ranges if n.lower() == name)
+        assert {str(s) for s in ranges[spelled]} == {f">={lower}", f"<={lock[name]}"}, (name, ranges[spelled])
 
 
 def test_environment_yml_pins_the_lock():
@@ -93,6 +100,8 @@ def test_environment_yml_pins_the_lock():
         "jsonschema",
         "pyyaml",
         "threadpoolctl",
+        "jinja2",
+        "latex2mathml",
         "pytest",
         "ruff",
         "snakemake-executor-plugin-slurm",
@@ -158,10 +167,18 @@ def test_the_readme_states_the_measured_times():
     workflow = timings["workflow_from_nothing"]
     assert f"`snakemake all` from nothing takes {workflow['seconds']} s on {workflow['cores']} cores" in text
     assert f"({workflow['jobs']} jobs;" in text
-    assert f"installation, {timings['test_suite']['seconds']} s" in text
+    fast, full, kernels = timings["fast_tests"], timings["test_suite"], timings["kernel_runs"]
+    assert f"a bare `pytest`, {fast['seconds']} s" in text
+    assert f"`pytest --full`, {full['seconds']} s" in text
+    runs = ", ".join(f"{kernel} {run['seconds']} s" for kernel, run in kernels.items())
+    assert f"under each OpenBLAS kernel ({runs})" in text
     machine = timings["machine"]
     assert f"{machine['processor']}, {machine['cores']} cores, {machine['memory_gib']} GiB" in text
-    assert timings["test_suite"]["passed"], "the timed test suite must have passed"
+    assert all(run["passed"] for run in (fast, full, *kernels.values())), "every timed test run must have passed"
+    quick_start = " ".join(readme.split("## Quick start", 1)[1].split("## The verdict", 1)[0].split())
+    assert f"(about {round(fast['seconds'])} s on {machine['cores']} cores;" in quick_start
+    minutes = round((full["seconds"] + sum(run["seconds"] for run in kernels.values())) / 60)
+    assert f"(about {minutes} minutes after installation;" in quick_start
     side = timings.get("against_baseline")
     if side:  # the speed beside a baseline commit, when measured, is quoted as measured
         medians = [sorted(side[key])[len(side[key]) // 2] for key in ("this_tree_seconds", "baseline_seconds")]

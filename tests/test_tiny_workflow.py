@@ -1,0 +1,109 @@
+"""The whole workflow at a tiny scale (tests/tiny_config.yaml), in the fast tier.
+
+Every study's entry point in experiments/, every figure, the shard and gather rules and the
+comparison run, so a broken entry point, figure or rule fails a bare ``pytest`` in seconds; the
+documents' numbers are checked by the slow tier (tests/test_workflow.py), at the documents' scale.
+The run starts in the background as the session starts (conftest.py, ``tiny_workflow``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from conftest import ROOT, TINY_CONFIG, copy_finished, snakemake
+from cvsuite.published.registry import read_registry
+from cvsuite.workflow.catalog import load_catalog
+
+CATALOG = load_catalog(ROOT / "studies.yaml")
+
+
+def test_the_tiny_config_changes_only_keys_the_documents_config_has():
+    documents = yaml.safe_load((ROOT / "config.yaml").read_text())
+
+    def unknown(tiny: dict, full: dict, where: str):
+        for key, value in tiny.items():
+            assert key in full, f"{TINY_CONFIG.name}: {where}{key} is not in config.yaml"
+            if isinstance(value, dict) and isinstance(full[key], dict):
+                unknown(value, full[key], f"{where}{key}.")
+
+    unknown(yaml.safe_load(TINY_CONFIG.read_text()), documents, "")
+
+
+def test_the_tiny_run_ends_with_the_verdict(tiny_workflow):
+    log = (tiny_workflow / "snakemake.log").read_text()
+    last = [line for line in log.strip().splitlines() if line.strip()][-2:]
+    assert last[0].startswith("Verdict: "), last
+
+
+def test_every_study_writes_every_declared_table_figure_and_provenance(tiny_workflow):
+    for study in CATALOG.studies.values():
+        for name, path in study.outputs().items():
+            file = tiny_workflow / path
+            assert file.exists() and file.stat().st_size > 0, f"{study.name}: {name} ({path}) not written"
+        provenance = json.loads((tiny_workflow / study.outputs()["provenance"]).read_text())
+        assert provenance["study"] == study.name
+
+
+def test_every_figure_is_drawn_and_checked(tiny_workflow):
+    for study in CATALOG.studies.values():
+        if not study.figures:
+            continue
+        checks = pd.read_csv(tiny_workflow / study.outputs()["figure_checks"])
+        checked = {figure.split("/")[1] for figure in checks["figure"]}
+        assert checked == set(study.figures), study.name
+
+
+def test_the_comparison_judges_every_registered_number(tiny_workflow):
+    registry = read_registry(ROOT / "registry" / "published_numbers.csv")
+    comparison = pd.read_csv(tiny_workflow / "results" / "comparison.csv", keep_default_na=False)
+    assert sorted(comparison["claim"]) == sorted(claim.id for claim in registry)
+    assert (comparison["status"] != "").all()
+    worded = comparison[["reading", "remark", "erratum", "note"]].astype(str)
+    unfilled = worded.apply(lambda column: column.str.contains("${", regex=False)).any(axis=1)
+    assert not unfilled.any(), comparison.loc[unfilled, "claim"].tolist()  # every placeholder filled from this run
+    assert Path(tiny_workflow / "results" / "REPORT.md").exists()
+
+
+def test_a_damaged_table_stops_the_run_naming_it_and_keeps_the_last_good_report(tiny_workflow, tmp_path):
+    workdir = copy_finished(tiny_workflow, tmp_path / "run")
+    table = workdir / "results" / "degree_sweep" / "summary.csv"  # read by the comparison alone: a quick rebuild
+    table.write_bytes(table.read_bytes()[: table.stat().st_size // 2])  # as a full disk would leave it
+    kept = {name: (workdir / "results" / name).read_bytes() for name in ("REPORT.md", "comparison.csv")}
+    before = {p: p.stat().st_mtime_ns for p in (workdir / "results").rglob("*") if p.is_file()}
+
+    run = snakemake(workdir, "all", "--cores", "2", "--configfile", TINY_CONFIG.name)
+    assert run.returncode != 0
+    message = run.stdout + run.stderr
+    assert "results/degree_sweep/summary.csv: its bytes differ" in message
+    assert "same command with --forcerun degree_sweep" in message
+    assert {name: (workdir / "results" / name).read_bytes() for name in kept} == kept
+    assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing rerun, nothing deleted
+
+    rebuilt = snakemake(workdir, "all", "--cores", "2", "--configfile", TINY_CONFIG.name, "--forcerun", "degree_sweep")
+    assert rebuilt.returncode == 0, rebuilt.stderr[-3000:]
+    assert table.read_bytes() == (tiny_workflow / "results" / "degree_sweep" / "summary.csv").read_bytes()
+
+
+def test_the_site_links_every_number_to_its_sentence_and_figure_and_every_link_resolves(tiny_workflow):
+    from test_site import broken_links, parsed
+
+    site = tiny_workflow / "results" / "site"
+    assert broken_links(site) == []
+    for page in site.glob("*.html"):  # the documents' TeX rendered as MathML everywhere: none left raw
+        text = " ".join(parsed(page.read_text(encoding="utf-8")).text)
+        assert "$" not in text and not re.search(r"\\[a-zA-Z]+\{", text), page.name
+    comparison = pd.read_csv(tiny_workflow / "results" / "comparison.csv", keep_default_na=False)
+    numbers = (site / "numbers.html").read_text(encoding="utf-8")
+    rows = numbers.split("<tbody>", 1)[1].split("<tr data-status=")[1:]
+    assert len(rows) == len(comparison)
+    for row, (claim, figure) in zip(rows, comparison[["claim", "figure"]].itertuples(index=False)):
+        assert f'href="sentences.html#{claim}"' in row, claim
+        if figure:
+            assert f"#fig-{figure.rsplit('.', 1)[0].replace('/', '-')}" in row, claim
+    studies = {p.name for p in site.glob("study-*.html")}
+    assert studies == {f"study-{name}.html" for name in CATALOG.studies}
