@@ -107,3 +107,18 @@ def test_the_site_links_every_number_to_its_sentence_and_figure_and_every_link_r
             assert f"#fig-{figure.rsplit('.', 1)[0].replace('/', '-')}" in row, claim
     studies = {p.name for p in site.glob("study-*.html")}
     assert studies == {f"study-{name}.html" for name in CATALOG.studies}
+
+
+def test_a_table_with_one_cell_edited_by_hand_stops_the_run_naming_it(tiny_workflow, tmp_path):
+    workdir = copy_finished(tiny_workflow, tmp_path / "run")
+    table = workdir / "results" / "k_bias" / "k_bias.csv"
+    lines = table.read_text().splitlines(keepends=True)
+    cells = lines[1].split(",")
+    cells[1] = str(int(cells[1]) + 1)  # one cell of the first row, as a hand edit would
+    table.write_text(lines[0] + ",".join(cells) + "".join(lines[2:]))
+    kept = {name: (workdir / "results" / name).read_bytes() for name in ("REPORT.md", "comparison.csv")}
+
+    run = snakemake(workdir, "all", "--cores", "2", "--configfile", TINY_CONFIG.name)
+    assert run.returncode != 0
+    assert "results/k_bias/k_bias.csv: its bytes differ" in run.stderr and "--forcerun k_bias" in run.stderr
+    assert {name: (workdir / "results" / name).read_bytes() for name in kept} == kept
