@@ -169,7 +169,7 @@ def render_report(
 _CLAIM_WORDS = {"True": "holds", "False": "does not hold"}
 
 
-def _shown(row, side: str) -> str:
+def shown_value(row, side: str) -> str:
     """The ``side`` ("published" or "reproduced") of a row as the report shows it: a tested claim
     in words ("asserted"; "holds", "does not hold"), a number as printed."""
     value = row.published if side == "published" else row.reproduced_as_printed
@@ -187,7 +187,7 @@ def figure_anchor(path: str) -> str:
 
 # What compare() adds to the note of every differs row at the documents' settings: in the Errata,
 # which lists only those, it would be said once per row.
-_UNMOVED = "; no setting of this study differs from the documents'"
+UNMOVED_NOTE = "; no setting of this study differs from the documents'"
 
 
 def _errata_lines(rows: pd.DataFrame) -> list[str]:
@@ -210,12 +210,12 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
         finding = f"**{_cell(first.erratum)}.** " if key == first.erratum else ""
         figures = dict.fromkeys(r.figure for r in group if isinstance(r.figure, str) and r.figure)
         links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
-        notes = dict.fromkeys(str(r.note).removesuffix(_UNMOVED).removesuffix(_UNMOVED[2:]) for r in group)
+        notes = dict.fromkeys(str(r.note).removesuffix(UNMOVED_NOTE).removesuffix(UNMOVED_NOTE[2:]) for r in group)
         readings = dict.fromkeys(_cell(r.reading) for r in group if isinstance(r.reading, str) and r.reading)
         evidence = dict.fromkeys(f"`{_cell(r.evidence)}`" for r in group if isinstance(r.evidence, str) and r.evidence)
         sentences = "; ".join(
             f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)}, published "
-            f"{_shown(r, 'published')}, reproduced {_shown(r, 'reproduced')} (`{r.claim}`)"
+            f"{shown_value(r, 'published')}, reproduced {shown_value(r, 'reproduced')} (`{r.claim}`)"
             for r in group
         )
         tested = f" *Reading tested:* {' / '.join(readings)}" if readings else ""
@@ -256,7 +256,7 @@ def _claims_table(rows: pd.DataFrame, study: str) -> list[str]:
         if isinstance(r.figure, str) and r.figure and study:
             where += f" ([figure](#{figure_anchor(r.figure)}))"
         out.append(
-            f"| `{r.claim}` | {_cell(where)} | {_shown(r, 'published')} | {_shown(r, 'reproduced')} | "
+            f"| `{r.claim}` | {_cell(where)} | {shown_value(r, 'published')} | {shown_value(r, 'reproduced')} | "
             f"{MARKS.get(r.status, r.status)} | {_cell(r.note)} |"
         )
     return out + [""]

@@ -23,7 +23,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from cvsuite.published.comparison import STATUSES, verdict_counts
 from cvsuite.published.printed_numbers import parse_printed
-from cvsuite.published.report import MARKS, MEANINGS, _shown, errata, figure_anchor, remarks
+from cvsuite.published.report import MEANINGS, UNMOVED_NOTE, errata, figure_anchor, remarks, shown_value
 from cvsuite.published.site_math import sentence_html
 
 TEMPLATES = Path(__file__).with_name("site_templates")
@@ -41,7 +41,6 @@ SEVERITY = (
     "reproduced",
 )
 BADGE_CLASSES = {status: status.replace(" ", "-") for status in STATUSES}
-_UNMOVED = "; no setting of this study differs from the documents'"
 
 
 @dataclass(frozen=True)
@@ -87,12 +86,9 @@ def site_pages(comparison: pd.DataFrame, studies: list[SiteStudy], changes: list
     for r in rows:
         r["study_title"] = titles.get(r["study"], "")
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True))
-    env.globals.update(marks=MARKS, badge=BADGE_CLASSES, page_name=page_name)
+    env.globals.update(badge=BADGE_CLASSES, page_name=page_name)
     counts = verdict_counts(comparison)
-    legend = [
-        {"status": s, "count": counts[s], "mark": MARKS[s], "meaning": MEANINGS[s], "css": BADGE_CLASSES[s]}
-        for s in STATUSES
-    ]
+    legend = [{"status": s, "count": counts[s], "meaning": MEANINGS[s], "css": BADGE_CLASSES[s]} for s in STATUSES]
     groups = _documents(comparison, studies, by_study)
     pages = {
         "index.html": env.get_template("index.html.j2").render(
@@ -128,7 +124,7 @@ def site_pages(comparison: pd.DataFrame, studies: list[SiteStudy], changes: list
 def _row(r) -> dict:
     """One published number as every page shows it."""
     figure = r.figure
-    published = _shown(r, "published")
+    published = shown_value(r, "published")
     try:
         published_value = parse_printed(str(r.published)).value if r.comparison != "exact" else ""
     except (ValueError, AttributeError):
@@ -140,11 +136,11 @@ def _row(r) -> dict:
         "sentence": sentence_html(r.where),
         "published": published,
         "published_value": published_value,
-        "ours": _shown(r, "reproduced") if r.status != "not reproducible" else "",
+        "ours": shown_value(r, "reproduced") if r.status != "not reproducible" else "",
         "ours_full": str(r.reproduced),
         "status": r.status,
         "severity": SEVERITY.index(r.status) if r.status in SEVERITY else len(SEVERITY),
-        "note": str(r.note).removesuffix(_UNMOVED),
+        "note": str(r.note).removesuffix(UNMOVED_NOTE).removesuffix(UNMOVED_NOTE[2:]),
         "remark": r.remark,
         "erratum": r.erratum,
         "reading": r.reading,
