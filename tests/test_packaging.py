@@ -176,9 +176,9 @@ def test_the_readme_states_the_measured_times():
     assert f"{machine['processor']}, {machine['cores']} cores, {machine['memory_gib']} GiB" in text
     assert all(run["passed"] for run in (fast, full, *kernels.values())), "every timed test run must have passed"
     quick_start = " ".join(readme.split("## Quick start", 1)[1].split("## The verdict", 1)[0].split())
-    assert f"(about {round(fast['seconds'])} s on {machine['cores']} cores;" in quick_start
+    assert f"(the tests about {round(fast['seconds'])} s on {machine['cores']} cores, after the install;" in quick_start
     minutes = round((full["seconds"] + sum(run["seconds"] for run in kernels.values())) / 60)
-    assert f"(about {minutes} minutes after installation;" in quick_start
+    assert f"(the tests about {minutes} minutes, after the install;" in quick_start
     side = timings.get("against_baseline")
     if side:  # the speed beside a baseline commit, when measured, is quoted as measured
         medians = [sorted(side[key])[len(side[key]) // 2] for key in ("this_tree_seconds", "baseline_seconds")]
