@@ -17,6 +17,7 @@ onsuccess:
 
 localrules:
     all,
+    library,
     compare,
 
 
@@ -26,10 +27,21 @@ rule all:
         "results/REPORT.md",
 
 
+rule library:
+    output:
+        LIBRARY,
+    params:
+        digest=library_digest(),
+    log:
+        "logs/library.log",
+    shell:
+        "echo {params.digest} > {output} 2> {log}"
+
+
 # "Regularization and Cross-Validation": the ridge path, the K-bias table, page 802's sweep.
 rule ridge_path:
     input:
-        code=code_of("experiments/ridge_path.py"),
+        library=LIBRARY,
     output:
         **study_outputs("ridge_path"),
     params:
@@ -42,7 +54,7 @@ rule ridge_path:
 
 rule k_bias:
     input:
-        code=code_of("experiments/k_bias.py"),
+        library=LIBRARY,
     output:
         **study_outputs("k_bias"),
     params:
@@ -55,8 +67,8 @@ rule k_bias:
 
 rule degree_sweep:
     input:
-        code=code_of("experiments/degree_sweep.py"),
-        published=PUBLISHED_VALUES,
+        library=LIBRARY,
+        registry=REGISTRY,
     output:
         **study_outputs("degree_sweep"),
     params:
@@ -70,7 +82,7 @@ rule degree_sweep:
 # "Estimating Out-of-Sample Error": its bias-variance decomposition, on the same curved regression.
 rule bias_variance:
     input:
-        code=code_of("experiments/bias_variance.py"),
+        library=LIBRARY,
     output:
         **study_outputs("bias_variance"),
     params:
@@ -88,7 +100,7 @@ rule bias_variance:
 
 rule shape_image_datasets:
     input:
-        code=code_of("experiments/shape_image_datasets.py"),
+        library=LIBRARY,
     output:
         **study_outputs("shape_image_datasets", "{start}-{stop}"),
     wildcard_constraints:
@@ -106,8 +118,8 @@ rule shape_image_datasets:
 
 rule knn_estimators:
     input:
-        code=code_of("experiments/knn_estimators.py"),
-        published=PUBLISHED_VALUES,
+        library=LIBRARY,
+        registry=REGISTRY,
         estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
         repartitions=shard_tables("shape_image_datasets", "repartitions", SHAPE_SHARDS),
         fold_models=shard_tables("shape_image_datasets", "fold_models", SHAPE_SHARDS),
@@ -123,7 +135,7 @@ rule knn_estimators:
 
 rule nested_optimism:
     input:
-        code=code_of("experiments/nested_optimism.py"),
+        library=LIBRARY,
         selection=shard_tables("shape_image_datasets", "selection", SHAPE_SHARDS),
         candidate_scores=shard_tables("shape_image_datasets", "candidate_scores", SHAPE_SHARDS),
     output:
@@ -141,7 +153,7 @@ rule nested_optimism:
 
 rule cv_variance_datasets:
     input:
-        code=code_of("experiments/cv_variance_datasets.py"),
+        library=LIBRARY,
     output:
         **study_outputs("cv_variance_datasets", "{start}-{stop}"),
     wildcard_constraints:
@@ -158,7 +170,7 @@ rule cv_variance_datasets:
 
 rule cv_variance:
     input:
-        code=code_of("experiments/cv_variance.py"),
+        library=LIBRARY,
         moments=shard_tables("cv_variance_datasets", "moments", CV_VARIANCE_SHARDS),
     output:
         **study_outputs("cv_variance"),
@@ -171,11 +183,11 @@ rule cv_variance:
 
 
 # The results the documents cite, re-simulated. Where a figure draws a published number as a
-# reference line, the registry's printed values are an input: the number lives there only.
+# reference line, the registry is an input: the number lives there only.
 rule esl_wrong_and_right_way:
     input:
-        code=code_of("experiments/esl_wrong_and_right_way.py"),
-        published=PUBLISHED_VALUES,
+        library=LIBRARY,
+        registry=REGISTRY,
     output:
         **study_outputs("esl_wrong_and_right_way"),
     params:
@@ -188,8 +200,8 @@ rule esl_wrong_and_right_way:
 
 rule esl_label_free_split:
     input:
-        code=code_of("experiments/esl_label_free_split.py"),
-        published=PUBLISHED_VALUES,
+        library=LIBRARY,
+        registry=REGISTRY,
     output:
         **study_outputs("esl_label_free_split"),
     params:
@@ -202,8 +214,8 @@ rule esl_label_free_split:
 
 rule kohavi_iris_majority:
     input:
-        code=code_of("experiments/kohavi_iris_majority.py"),
-        published=PUBLISHED_VALUES,
+        library=LIBRARY,
+        registry=REGISTRY,
     output:
         **study_outputs("kohavi_iris_majority"),
     params:
@@ -216,9 +228,9 @@ rule kohavi_iris_majority:
 
 rule sklearn_nested_iris:
     input:
-        code=code_of("experiments/sklearn_nested_iris.py"),
+        library=LIBRARY,
         shape_images=study("nested_optimism").table_path("per_dataset"),
-        published=PUBLISHED_VALUES,
+        registry=REGISTRY,
     output:
         **study_outputs("sklearn_nested_iris"),
     params:
@@ -236,7 +248,7 @@ rule sklearn_nested_iris:
 
 rule varma_simon_datasets:
     input:
-        code=code_of("experiments/varma_simon_datasets.py"),
+        library=LIBRARY,
     output:
         **study_outputs("varma_simon_datasets", "{scenario}/{start}-{stop}"),
     wildcard_constraints:
@@ -255,8 +267,8 @@ rule varma_simon_datasets:
 
 rule varma_simon_selection_bias:
     input:
-        code=code_of("experiments/varma_simon_selection_bias.py"),
-        published=PUBLISHED_VALUES,
+        library=LIBRARY,
+        registry=REGISTRY,
         per_dataset=[
             study("varma_simon_datasets").table_path("per_dataset", f"{scenario}/{start}-{stop}")
             for scenario, start, stop in VARMA_SIMON_SHARDS
@@ -274,7 +286,7 @@ rule varma_simon_selection_bias:
 # "Estimating Out-of-Sample Error": the claims it makes without numbers.
 rule temporal_holdout:
     input:
-        code=code_of("experiments/temporal_holdout.py"),
+        library=LIBRARY,
     output:
         **study_outputs("temporal_holdout"),
     params:
@@ -287,7 +299,7 @@ rule temporal_holdout:
 
 rule preprocessing_leak:
     input:
-        code=code_of("experiments/preprocessing_leak.py"),
+        library=LIBRARY,
     output:
         **study_outputs("preprocessing_leak"),
     params:
@@ -300,7 +312,7 @@ rule preprocessing_leak:
 
 rule ordered_folds:
     input:
-        code=code_of("experiments/ordered_folds.py"),
+        library=LIBRARY,
     output:
         **study_outputs("ordered_folds"),
     params:
@@ -315,8 +327,8 @@ rule ordered_folds:
 # rows it aims at are its input), then the worked example run on it.
 rule recover_twelve_points:
     input:
-        code=code_of("experiments/recover_twelve_points.py"),
-        published=PUBLISHED_VALUES,
+        library=LIBRARY,
+        registry=REGISTRY,
     output:
         **study_outputs("recover_twelve_points"),
     params:
@@ -329,11 +341,11 @@ rule recover_twelve_points:
 
 rule twelve_points:
     input:
-        code=code_of("experiments/twelve_points.py"),
+        library=LIBRARY,
         table=study("recover_twelve_points").table_path("recovered_table"),
         conventions=study("recover_twelve_points").table_path("conventions"),
         solutions=study("recover_twelve_points").table_path("solutions"),
-        published=PUBLISHED_VALUES,
+        registry=REGISTRY,
     output:
         **study_outputs("twelve_points"),
     params:
@@ -350,7 +362,7 @@ rule twelve_points:
 
 rule fresh_sine_datasets:
     input:
-        code=code_of("experiments/fresh_sine_datasets.py"),
+        library=LIBRARY,
     output:
         **study_outputs("fresh_sine_datasets", "{start}-{stop}"),
     wildcard_constraints:
@@ -368,7 +380,7 @@ rule fresh_sine_datasets:
 
 rule robustness:
     input:
-        code=code_of("experiments/robustness.py"),
+        library=LIBRARY,
         document_estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
         document_fold_models=shard_tables("shape_image_datasets", "fold_models", SHAPE_SHARDS),
         document_selection=shard_tables("shape_image_datasets", "selection", SHAPE_SHARDS),
@@ -393,8 +405,7 @@ rule robustness:
 
 rule compare:
     input:
-        code=code_of("experiments/compare.py"),
-        captions=figure_captions(),
+        library=LIBRARY,
         registry=REGISTRY,
         studies="studies.yaml",
         schema="schemas/config.schema.yaml",

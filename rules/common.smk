@@ -1,7 +1,8 @@
-# Helpers the Snakefile shares: the checked config, the list of studies, each rule's code inputs, each
+# Helpers the Snakefile shares: the checked config, the list of studies, the library stamp, each
 # study's outputs and parameters, and the shard plans of the simulation steps.
 
 import atexit
+import hashlib
 import os
 import sys
 import time
@@ -10,15 +11,12 @@ from pathlib import Path
 import pandas as pd
 
 from cvsuite.published.comparison import verdict_counts
-from cvsuite.published.published_values import extract_text
 from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
-from cvsuite.workflow.code_inputs import code_inputs
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
-from cvsuite.workflow.outputs import write_text
 from cvsuite.workflow.shards import shard_ranges
 from cvsuite.studies.varma_simon_selection_bias import shard_plan
 
@@ -45,7 +43,7 @@ except CatalogError as err:
 REGISTRY = "registry/published_numbers.csv"
 # Refuse a malformed registry row before any job runs, naming the row.
 try:
-    _claims = read_registry(REGISTRY, CATALOG.table_columns())
+    read_registry(REGISTRY, CATALOG.table_columns())
 except RegistryError as err:
     sys.exit(str(err))
 
@@ -88,24 +86,18 @@ if workflow.is_main_process:
     except DamagedOutputs as err:
         sys.exit(str(err))
 
-# What the studies read of the registry: the printed values alone, rewritten only when one changes,
-# so that an edit to a note, a reading or an erratum reruns the comparison and nothing else. Written
-# after every check above, so that a refused run writes nothing.
-PUBLISHED_VALUES = "results/published_values.csv"
-_extract = extract_text(_claims)
-if not Path(PUBLISHED_VALUES).exists() or Path(PUBLISHED_VALUES).read_text(encoding="utf-8") != _extract:
-    write_text(_extract, PUBLISHED_VALUES)
+# One input stands for the whole library: a file holding the content hash of src/cvsuite. The rule
+# that writes it reruns when the hash changes (its params), and then every study reruns after it,
+# so no table outlives the code that made it.
+LIBRARY = "results/library.sha256"
 
 
-# Each rule's code inputs: the library files its entry point imports, transitively, and the data
-# files they read (cvsuite.workflow.code_inputs), so an edit reruns the jobs whose code it touches.
-def code_of(entry):
-    return code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry))
-
-
-def figure_captions():
-    """The one-line caption of every figure (report/<study>/<figure>.rst), which the comparison reads."""
-    return [f"report/{n}/{f}.rst" for n in CATALOG.studies for f in study(n).figures]
+def library_digest():
+    digest = hashlib.sha256()
+    for path in sorted(Path(workflow.basedir, "src", "cvsuite").rglob("*.py")):
+        digest.update(f"{path.relative_to(workflow.basedir).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def study(name):

@@ -151,8 +151,6 @@ def write_provenance(path: str | Path, study: str, parameters: dict, outputs: di
         "git": git_commit(),
         "command": "snakemake (see logs/)",
         "outputs": outputs or {},
-        # The library modules this job imported, lazy ones included: what its code inputs must cover.
-        "modules": sorted(m for m in sys.modules if m.split(".")[0] == "cvsuite"),
     }
     write_text(json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n", path)
 
