@@ -22,7 +22,6 @@ from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_pa
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
-from cvsuite.workflow.output_records import recorded_outputs
 from cvsuite.workflow.outputs import logged_to, read_tables, write_folder, write_provenance, write_table, write_text
 
 PAGE_INTRO = (
@@ -89,8 +88,7 @@ def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, 
     pages = site_pages(comparison, shown, changes)
     write_folder(out.site, {name: text.encode() for name, text in pages.items()}, site_assets(comparison, shown))
     write_text(overview_rst(comparison), out.overview)
-    written = [path for key, path in out.items() if key != "provenance"]
-    write_provenance(out.provenance, "compare", {"changed_settings": changes}, recorded_outputs(written))
+    write_provenance(out.provenance, "compare", {"changed_settings": changes}, out)
     print(comparison["status"].value_counts().to_string())
 
 

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from cvsuite.published.comparison import RowsMissingAtDocumentSettings, refuse_missing_rows
-from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs, damaged_outputs, recorded_outputs
+from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs, damaged_outputs
 from cvsuite.workflow.outputs import write_provenance
 
 
@@ -16,7 +16,7 @@ def a_job(tmp_path, rule="k_bias"):
     (folder / "k_bias.csv").write_text("K,truth\n2,0.1\n5,0.2\n")
     (folder / "claims.csv").write_text("claim,verdict\na,true\n")
     written = [f"results/{rule}/k_bias.csv", f"results/{rule}/claims.csv"]
-    write_provenance(f"results/{rule}/provenance.json", rule, {}, recorded_outputs(written))
+    write_provenance(f"results/{rule}/provenance.json", rule, {}, written)
     return f"results/{rule}/provenance.json"
 
 

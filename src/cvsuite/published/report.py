@@ -190,15 +190,30 @@ def figure_anchor(path: str) -> str:
 UNMOVED_NOTE = "; no setting of this study differs from the documents'"
 
 
+def by_finding(rows: pd.DataFrame) -> dict[str, list]:
+    """Rows (itertuples) grouped by finding: rows that share an erratum's text are one finding, in order of
+    first appearance; a row without one is a finding of its own, keyed by its claim."""
+    findings: dict[str, list] = {}
+    for r in rows.itertuples():
+        key = r.erratum if isinstance(r.erratum, str) and r.erratum else r.claim
+        findings.setdefault(key, []).append(r)
+    return findings
+
+
+def grouped_by_remark(rows: pd.DataFrame) -> dict[str, list]:
+    """Rows (itertuples) grouped by their remark's text, in order of first appearance."""
+    remarks: dict[str, list] = {}
+    for r in rows.itertuples():
+        remarks.setdefault(r.remark, []).append(r)
+    return remarks
+
+
 def _errata_lines(rows: pd.DataFrame) -> list[str]:
     """One bullet per finding: the erratum (or, for an unannotated row, the row itself), our number,
     its figure, then every sentence of the documents it concerns, each with its registry id."""
     if rows.empty:
         return ["No published number differs from what the documents' own settings give."]
-    findings: dict[str, list] = {}
-    for r in rows.itertuples():
-        key = r.erratum if isinstance(r.erratum, str) and r.erratum else r.claim
-        findings.setdefault(key, []).append(r)
+    findings = by_finding(rows)
     out = [
         f"{len(rows)} published numbers differ from what the documents' own settings give, "
         f"{len(findings)} findings (also `results/errata.html`, sortable). Each is wrong under the reading "
@@ -229,9 +244,7 @@ def _remark_lines(rows: pd.DataFrame) -> list[str]:
     not say, because it fails only a stricter reading than the one the document's context supports."""
     if rows.empty:
         return ["No remark."]
-    by_remark: dict[str, list] = {}
-    for r in rows.itertuples():
-        by_remark.setdefault(r.remark, []).append(r)
+    by_remark = grouped_by_remark(rows)
     out = [
         f"{len(by_remark)} remarks on {len(rows)} published numbers (also `results/remarks.html`): true but imprecise, "
         "or failing only a stricter reading than the one tested. None is counted as an erratum.",

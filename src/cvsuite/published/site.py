@@ -23,7 +23,16 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from cvsuite.published.comparison import STATUSES, verdict_counts
 from cvsuite.published.printed_numbers import parse_printed
-from cvsuite.published.report import MEANINGS, UNMOVED_NOTE, errata, figure_anchor, remarks, shown_value
+from cvsuite.published.report import (
+    MEANINGS,
+    UNMOVED_NOTE,
+    by_finding,
+    errata,
+    figure_anchor,
+    grouped_by_remark,
+    remarks,
+    shown_value,
+)
 from cvsuite.published.site_math import sentence_html
 
 TEMPLATES = Path(__file__).with_name("site_templates")
@@ -90,18 +99,20 @@ def site_pages(comparison: pd.DataFrame, studies: list[SiteStudy], changes: list
     counts = verdict_counts(comparison)
     legend = [{"status": s, "count": counts[s], "meaning": MEANINGS[s], "css": BADGE_CLASSES[s]} for s in STATUSES]
     groups = _documents(comparison, studies, by_study)
+    by_id = {r["id"]: r for r in rows}
+    findings = _findings(errata(comparison), by_id)
     pages = {
         "index.html": env.get_template("index.html.j2").render(
             legend=legend,
             total=len(comparison),
             changes=list(changes),
             groups=groups,
-            errata=len(_findings(errata(comparison))),
+            errata=len(findings),
             remarks=comparison["remark"].ne("").sum(),
         ),
         "numbers.html": env.get_template("numbers.html.j2").render(rows=rows, legend=legend, total=len(rows)),
         "errata.html": env.get_template("errata.html.j2").render(
-            findings=_findings(errata(comparison)), remarks=_remarks(remarks(comparison))
+            findings=findings, remarks=_remarks(remarks(comparison), by_id)
         ),
         "sentences.html": env.get_template("sentences.html.j2").render(documents=_sentences(rows)),
     }
@@ -166,11 +177,9 @@ def _documents(comparison: pd.DataFrame, studies: list[SiteStudy], by_study: dic
     return [{"document": name, "studies": listed} for name, listed in groups.items() if listed]
 
 
-def _findings(rows: pd.DataFrame) -> list[dict]:
+def _findings(rows: pd.DataFrame, by_id: dict[str, dict]) -> list[dict]:
     """The errata, one per finding (rows sharing an erratum), each with every row it covers."""
-    findings: dict[str, list] = {}
-    for r in rows.itertuples():
-        findings.setdefault(r.erratum or r.claim, []).append(_row(r))
+    findings = [[by_id[r.claim] for r in group] for group in by_finding(rows).values()]
     return [
         {
             "erratum": group[0]["erratum"],
@@ -179,15 +188,14 @@ def _findings(rows: pd.DataFrame) -> list[dict]:
             "evidence": list(dict.fromkeys(r["evidence"] for r in group if r["evidence"])),
             "notes": list(dict.fromkeys(r["note"] for r in group if r["note"])),
         }
-        for group in findings.values()
+        for group in findings
     ]
 
 
-def _remarks(rows: pd.DataFrame) -> list[dict]:
-    by_remark: dict[str, list] = {}
-    for r in rows.itertuples():
-        by_remark.setdefault(r.remark, []).append(_row(r))
-    return [{"remark": remark, "rows": group} for remark, group in by_remark.items()]
+def _remarks(rows: pd.DataFrame, by_id: dict[str, dict]) -> list[dict]:
+    return [
+        {"remark": remark, "rows": [by_id[r.claim] for r in group]} for remark, group in grouped_by_remark(rows).items()
+    ]
 
 
 def _sentences(rows: list[dict]) -> list[dict]:

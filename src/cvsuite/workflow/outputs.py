@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from cvsuite.workflow.output_records import recorded_outputs
+
 PACKAGES = ("numpy", "scipy", "scikit-learn", "pandas", "matplotlib", "snakemake")
 
 
@@ -141,16 +143,17 @@ def package_versions() -> dict:
     return versions
 
 
-def write_provenance(path: str | Path, study: str, parameters: dict, outputs: dict[str, str] | None = None) -> None:
+def write_provenance(path: str | Path, study: str, parameters: dict, written=()) -> None:
     """Record what a results folder was made from: the config values, package versions, commit; and
-    what the job wrote, ``outputs`` ({path: sha256}, see ``cvsuite.workflow.output_records``)."""
+    the sha256 of every file the job wrote (``written``, which may name this record itself; see
+    ``cvsuite.workflow.output_records``). Written last, so a job cut short leaves no record."""
     record = {
         "study": study,
         "config": parameters,
         "packages": package_versions(),
         "git": git_commit(),
         "command": "snakemake (see logs/)",
-        "outputs": outputs or {},
+        "outputs": recorded_outputs(p for p in map(str, written) if Path(p) != Path(path)),
     }
     write_text(json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n", path)
 

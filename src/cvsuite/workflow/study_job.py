@@ -19,7 +19,6 @@ from typing import Any
 import pandas as pd
 
 from cvsuite.workflow.catalog import FIGURE_FORMATS, columns_match, figure_key
-from cvsuite.workflow.output_records import recorded_outputs
 from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
 
 
@@ -120,5 +119,4 @@ def write_result(
         page = checked[name].saved_inches
         save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=page)
     # Last, with the checksum of every file above: a job cut short leaves no record to vouch for them.
-    written = [path for key, path in output.items() if key != "provenance"]
-    write_provenance(output["provenance"], study, {**blocks, **result.provenance}, recorded_outputs(written))
+    write_provenance(output["provenance"], study, {**blocks, **result.provenance}, output.values())
