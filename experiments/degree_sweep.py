@@ -10,7 +10,8 @@ import numpy as np
 
 from cvsuite.data.sine import train_and_test
 from cvsuite.figures import degree_sweep as figures
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_claims, degree_sweep_summary, least_squares_solvers
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -25,7 +26,7 @@ def main(job: Job) -> StudyResult:
     summary = degree_sweep_summary(sweep)
     solvers = least_squares_solvers(s.x, s.y, params["max_degree"], data["half_width"])
     claims = degree_sweep_claims(sweep, summary)
-    printed = published_value(read_registry(job.input.registry), PRINTED_NORM)
+    printed = published_value(read_published_values(job.input.published), PRINTED_NORM)
     figure = figures.risk_and_norm_by_degree(sweep, summary.iloc[0], solvers, printed, n_train=len(s.y))
     return StudyResult(
         tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers, "claims": claims},

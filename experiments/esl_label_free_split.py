@@ -13,7 +13,8 @@ verdicts, the design, and where the book's one-fold error counts fall among ours
 
 from cvsuite.data.null_predictors import NullDesign, fold_sizes
 from cvsuite.figures import esl_label_free_split as figures
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies.esl_label_free_split import (
     claim_verdicts,
     heldout_draws,
@@ -60,7 +61,7 @@ def main(job: Job) -> StudyResult:
         stratified=params["stratified"],
         marked=params["marked_predictors"],
     )
-    claims = read_registry(job.input.registry)
+    claims = read_published_values(job.input.published)
     cv_error = figures.cv_error_by_procedure(
         book_design,
         published,

@@ -11,7 +11,8 @@ among ours; draws the CV errors and Figure 7.10, with the published values read 
 
 from cvsuite.data.null_predictors import NullDesign, fold_sizes
 from cvsuite.figures import esl_wrong_and_right_way as figures
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings, simulate_wrong_and_right_way
 from cvsuite.studies.esl_wrong_and_right_way_findings import (
     book_reading_runs,
@@ -49,7 +50,7 @@ def main(job: Job) -> StudyResult:
     histogram = correlation_histogram(correlations[:book_datasets], params["histogram_bins"])
     choices = setting_summary(per_dataset, settings, book_datasets)
     verdicts = claim_verdicts(default_runs, params["verdict_standard_errors"], params["respectable_error_percent"])
-    claims = read_registry(job.input.registry)
+    claims = read_published_values(job.input.published)
     references = {name: published_value(claims, claim) for name, claim in PUBLISHED.items()}
     return StudyResult(
         tables={

@@ -13,7 +13,8 @@ import numpy as np
 
 from cvsuite.data.shape_images import draw_shape_images
 from cvsuite.figures import knn_estimators as figures
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies.cross_validation_arithmetic import (
     CitedNumbers,
     arithmetic_claims,
@@ -50,9 +51,9 @@ UCF101_BLOCKS, UCF101_GROUPS = "cv.cited.ucf101.test-blocks", "cv.cited.ucf101.g
 RECHT = ("cv.cited.recht.original-test", "cv.cited.recht.new-test", "cv.cited.recht.cv-low", "cv.cited.recht.cv-high")
 
 
-def cited_numbers(registry_path) -> CitedNumbers:
+def cited_numbers(published_path) -> CitedNumbers:
     """The cited numbers, each from its registry row."""
-    claims = read_registry(registry_path)
+    claims = read_published_values(published_path)
     text = {c.id: c.published for c in claims}
     return CitedNumbers(
         esl_images=tuple(int(published_value(claims, i)) for i in ESL_IMAGES),
@@ -86,7 +87,7 @@ def main(job: Job) -> StudyResult:
     evidence = PartOneEvidence(names, summary, paired, sizes, findings, repeated, partitions, labels)
     auc = pooled_and_fold_auc(settings.design, images["per_class"], **check)
     nested = nested_fits(settings.outer_folds, settings.selection_folds, len(settings.sigmas) * len(settings.ks))
-    arithmetic = arithmetic_claims(cited_numbers(job.input.registry), labels, auc, nested)
+    arithmetic = arithmetic_claims(cited_numbers(job.input.published), labels, auc, nested)
     claims = claims_table(
         part_one_claims(evidence) + bias_source_claims(fold_models, source_differences, names) + arithmetic
     )

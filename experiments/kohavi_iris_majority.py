@@ -9,7 +9,8 @@ figure read from the registry.
 """
 
 from cvsuite.figures import kohavi_iris_majority as figures
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies.kohavi_iris_majority import class_count_summary, deletion_claims, majority_study
 from cvsuite.workflow.packaged_data import iris_as_shipped
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -29,7 +30,7 @@ def main(job: Job) -> StudyResult:
         first_seed=params["first_seed"],
         tie_seed=params["tie_seed"],
     )
-    published_loo = published_value(read_registry(job.input.registry), PUBLISHED_LOO)
+    published_loo = published_value(read_published_values(job.input.published), PUBLISHED_LOO)
     return StudyResult(
         tables={
             "estimates": estimates,

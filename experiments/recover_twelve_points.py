@@ -16,7 +16,7 @@ spread, and the convention screen.
 from cvsuite.figures import recover_twelve_points as figures
 from cvsuite.methods.fold_statistics import Design, conventions_grid
 from cvsuite.published.printed_targets import PrintedTargets
-from cvsuite.published.registry import read_registry
+from cvsuite.published.published_values import read_published_values
 from cvsuite.studies.recover_twelve_points import RECOVERED_NOTE, SearchPlan, recovery_tables, search_for_table
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -24,7 +24,7 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 def main(job: Job) -> StudyResult:
     data, params = job.config["twelve_observations"], job.config["recover_twelve_points"]
     design = Design.of(data["observations"], data["line_degree"], data["polynomial_degree"], data["folds"])
-    targets = PrintedTargets.from_registry(read_registry(job.input.registry), params["printed"])
+    targets = PrintedTargets.from_registry(read_published_values(job.input.published), params["printed"])
     plan = SearchPlan(**{key: value for key, value in params.items() if key not in ("printed", "conventions")})
     recovery = search_for_table(design, targets, conventions_grid(**params["conventions"]), plan, data["slope"])
     tables = recovery_tables(recovery, design, targets)

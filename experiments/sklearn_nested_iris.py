@@ -18,7 +18,8 @@ from sklearn.svm import SVC
 
 from cvsuite.figures import sklearn_nested_iris as figures
 from cvsuite.methods.nested_selection import estimator_scorer, parameter_grid
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies.sklearn_nested_iris import (
     PUBLISHED_REFERENCES,
     difference_summary,
@@ -60,7 +61,7 @@ def main(job: Job) -> StudyResult:
         shape_items=params["shape_images_items"],
     )
 
-    claims = read_registry(job.input.registry)
+    claims = read_published_values(job.input.published)
     published = {name: published_value(claims, claim) for name, claim in PUBLISHED_REFERENCES.items()}
     sizes = fold_sizes(len(y), params["outer_folds"], params["inner_folds"])
     return StudyResult(

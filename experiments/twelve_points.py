@@ -21,7 +21,8 @@ import pandas as pd
 
 from cvsuite.figures import twelve_points as figures
 from cvsuite.methods.fold_statistics import Design
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies import twelve_points as tp
 from cvsuite.studies import twelve_points_by_folds as by_folds
 from cvsuite.studies import twelve_points_findings as tpf
@@ -95,7 +96,7 @@ def main(job: Job) -> StudyResult:
     )
     evidence = evidence.iloc[[0]].assign(**ranking.fresh_ranking_evidence(fresh), data=RECOVERED_DATA)
 
-    registry = read_registry(job.input.registry)
+    registry = read_published_values(job.input.published)
     published_folds = {fold: published_value(registry, row) for fold, row in PUBLISHED_FOLD.items()}
     return StudyResult(
         tables={

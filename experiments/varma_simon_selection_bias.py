@@ -9,7 +9,8 @@ standard errors the comparison uses, the design, and one figure of the distribut
 """
 
 from cvsuite.figures import varma_simon_selection_bias as figures
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import read_published_values
+from cvsuite.published.registry import published_value
 from cvsuite.studies.varma_simon_datasets import SimulationSettings
 from cvsuite.studies.varma_simon_selection_bias import gather_shards, selection_bias_design, selection_bias_summary
 from cvsuite.workflow.outputs import read_tables
@@ -35,7 +36,7 @@ def main(job: Job) -> StudyResult:
     per_dataset = gather_shards(read_tables(job.input.per_dataset), list(params["scenarios"]))
     published = params["published_datasets"]
     summary = selection_bias_summary(per_dataset, params["low_error_percent"], published)
-    claims = read_registry(job.input.registry)
+    claims = read_published_values(job.input.published)
     paper_percent = {scenario: {} for scenario, _ in PAPER_ROWS}
     for (scenario, classifier), rows in PAPER_ROWS.items():
         paper_percent[scenario][classifier] = {key: published_value(claims, claim_id) for key, claim_id in rows.items()}

@@ -11,12 +11,14 @@ from pathlib import Path
 import pandas as pd
 
 from cvsuite.published.comparison import verdict_counts
+from cvsuite.published.published_values import extract_text
 from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
+from cvsuite.workflow.outputs import write_text
 from cvsuite.workflow.shards import shard_ranges
 from cvsuite.studies.varma_simon_selection_bias import shard_plan
 
@@ -43,9 +45,16 @@ except CatalogError as err:
 REGISTRY = "registry/published_numbers.csv"
 # Refuse a malformed registry row before any job runs, naming the row.
 try:
-    read_registry(REGISTRY, CATALOG.table_columns())
+    _claims = read_registry(REGISTRY, CATALOG.table_columns())
 except RegistryError as err:
     sys.exit(str(err))
+
+# What the studies read of the registry: the printed values alone, rewritten only when one changes,
+# so that an edit to a note, a reading or an erratum reruns the comparison and nothing else.
+PUBLISHED_VALUES = "results/published_values.csv"
+_extract = extract_text(_claims)
+if not Path(PUBLISHED_VALUES).exists() or Path(PUBLISHED_VALUES).read_text(encoding="utf-8") != _extract:
+    write_text(_extract, PUBLISHED_VALUES)
 
 # Refuse a config whose simulations cannot fit in the memory their jobs get, before any job (a dry
 # run too): this machine's memory, or under a profile that gives jobs memory (the cluster's), the

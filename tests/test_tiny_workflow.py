@@ -122,3 +122,28 @@ def test_a_table_with_one_cell_edited_by_hand_stops_the_run_naming_it(tiny_workf
     assert run.returncode != 0
     assert "results/k_bias/k_bias.csv: its bytes differ" in run.stderr and "--forcerun k_bias" in run.stderr
     assert {name: (workdir / "results" / name).read_bytes() for name in kept} == kept
+
+
+def planned_rules(run) -> set[str]:
+    """The rules a dry run would run, from its listing."""
+    return set(re.findall(r"^(?:local)?rule (\w+):", run.stdout, re.M))
+
+
+def test_a_registry_note_edit_reruns_the_comparison_alone_and_a_printed_value_the_studies_reading_it(
+    tiny_workflow, tmp_path
+):
+    workdir = copy_finished(tiny_workflow, tmp_path / "run")
+    registry = workdir / "registry" / "published_numbers.csv"
+    text = registry.read_text(encoding="utf-8")
+    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
+    assert run.returncode == 0 and planned_rules(run) == set(), run.stdout[-2000:]  # nothing changed: nothing
+
+    registry.write_text(text.replace("Page 802's sweep found", "Page 802's sweep finds", 1), encoding="utf-8")
+    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
+    assert run.returncode == 0 and planned_rules(run) == {"compare", "all"}, run.stdout[-2000:]
+
+    row = next(line for line in text.splitlines() if line.startswith("rcv.823.norm-degree-15,"))
+    registry.write_text(text.replace(row, row.replace(',"81,050",', ',"81,051",', 1)), encoding="utf-8")
+    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "degree_sweep" in planned_rules(run) and "k_bias" not in planned_rules(run), run.stdout[-2000:]
