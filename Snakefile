@@ -17,7 +17,6 @@ onsuccess:
 
 localrules:
     all,
-    library,
     compare,
 
 
@@ -27,21 +26,10 @@ rule all:
         "results/REPORT.md",
 
 
-rule library:
-    output:
-        LIBRARY,
-    params:
-        digest=library_digest(),
-    log:
-        "logs/library.log",
-    shell:
-        "echo {params.digest} > {output} 2> {log}"
-
-
 # "Regularization and Cross-Validation": the ridge path, the K-bias table, page 802's sweep.
 rule ridge_path:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/ridge_path.py"),
     output:
         **study_outputs("ridge_path"),
     params:
@@ -54,7 +42,7 @@ rule ridge_path:
 
 rule k_bias:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/k_bias.py"),
     output:
         **study_outputs("k_bias"),
     params:
@@ -67,7 +55,7 @@ rule k_bias:
 
 rule degree_sweep:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/degree_sweep.py"),
         published=PUBLISHED_VALUES,
     output:
         **study_outputs("degree_sweep"),
@@ -82,7 +70,7 @@ rule degree_sweep:
 # "Estimating Out-of-Sample Error": its bias-variance decomposition, on the same curved regression.
 rule bias_variance:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/bias_variance.py"),
     output:
         **study_outputs("bias_variance"),
     params:
@@ -100,7 +88,7 @@ rule bias_variance:
 
 rule shape_image_datasets:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/shape_image_datasets.py"),
     output:
         **study_outputs("shape_image_datasets", "{start}-{stop}"),
     wildcard_constraints:
@@ -118,7 +106,7 @@ rule shape_image_datasets:
 
 rule knn_estimators:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/knn_estimators.py"),
         published=PUBLISHED_VALUES,
         estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
         repartitions=shard_tables("shape_image_datasets", "repartitions", SHAPE_SHARDS),
@@ -135,7 +123,7 @@ rule knn_estimators:
 
 rule nested_optimism:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/nested_optimism.py"),
         selection=shard_tables("shape_image_datasets", "selection", SHAPE_SHARDS),
         candidate_scores=shard_tables("shape_image_datasets", "candidate_scores", SHAPE_SHARDS),
     output:
@@ -153,7 +141,7 @@ rule nested_optimism:
 
 rule cv_variance_datasets:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/cv_variance_datasets.py"),
     output:
         **study_outputs("cv_variance_datasets", "{start}-{stop}"),
     wildcard_constraints:
@@ -170,7 +158,7 @@ rule cv_variance_datasets:
 
 rule cv_variance:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/cv_variance.py"),
         moments=shard_tables("cv_variance_datasets", "moments", CV_VARIANCE_SHARDS),
     output:
         **study_outputs("cv_variance"),
@@ -186,7 +174,7 @@ rule cv_variance:
 # reference line, the registry's printed values are an input: the number lives there only.
 rule esl_wrong_and_right_way:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/esl_wrong_and_right_way.py"),
         published=PUBLISHED_VALUES,
     output:
         **study_outputs("esl_wrong_and_right_way"),
@@ -200,7 +188,7 @@ rule esl_wrong_and_right_way:
 
 rule esl_label_free_split:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/esl_label_free_split.py"),
         published=PUBLISHED_VALUES,
     output:
         **study_outputs("esl_label_free_split"),
@@ -214,7 +202,7 @@ rule esl_label_free_split:
 
 rule kohavi_iris_majority:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/kohavi_iris_majority.py"),
         published=PUBLISHED_VALUES,
     output:
         **study_outputs("kohavi_iris_majority"),
@@ -228,7 +216,7 @@ rule kohavi_iris_majority:
 
 rule sklearn_nested_iris:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/sklearn_nested_iris.py"),
         shape_images=study("nested_optimism").table_path("per_dataset"),
         published=PUBLISHED_VALUES,
     output:
@@ -248,7 +236,7 @@ rule sklearn_nested_iris:
 
 rule varma_simon_datasets:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/varma_simon_datasets.py"),
     output:
         **study_outputs("varma_simon_datasets", "{scenario}/{start}-{stop}"),
     wildcard_constraints:
@@ -267,7 +255,7 @@ rule varma_simon_datasets:
 
 rule varma_simon_selection_bias:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/varma_simon_selection_bias.py"),
         published=PUBLISHED_VALUES,
         per_dataset=[
             study("varma_simon_datasets").table_path("per_dataset", f"{scenario}/{start}-{stop}")
@@ -286,7 +274,7 @@ rule varma_simon_selection_bias:
 # "Estimating Out-of-Sample Error": the claims it makes without numbers.
 rule temporal_holdout:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/temporal_holdout.py"),
     output:
         **study_outputs("temporal_holdout"),
     params:
@@ -299,7 +287,7 @@ rule temporal_holdout:
 
 rule preprocessing_leak:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/preprocessing_leak.py"),
     output:
         **study_outputs("preprocessing_leak"),
     params:
@@ -312,7 +300,7 @@ rule preprocessing_leak:
 
 rule ordered_folds:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/ordered_folds.py"),
     output:
         **study_outputs("ordered_folds"),
     params:
@@ -327,7 +315,7 @@ rule ordered_folds:
 # rows it aims at are its input), then the worked example run on it.
 rule recover_twelve_points:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/recover_twelve_points.py"),
         published=PUBLISHED_VALUES,
     output:
         **study_outputs("recover_twelve_points"),
@@ -341,7 +329,7 @@ rule recover_twelve_points:
 
 rule twelve_points:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/twelve_points.py"),
         table=study("recover_twelve_points").table_path("recovered_table"),
         conventions=study("recover_twelve_points").table_path("conventions"),
         solutions=study("recover_twelve_points").table_path("solutions"),
@@ -362,7 +350,7 @@ rule twelve_points:
 
 rule fresh_sine_datasets:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/fresh_sine_datasets.py"),
     output:
         **study_outputs("fresh_sine_datasets", "{start}-{stop}"),
     wildcard_constraints:
@@ -380,7 +368,7 @@ rule fresh_sine_datasets:
 
 rule robustness:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/robustness.py"),
         document_estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
         document_fold_models=shard_tables("shape_image_datasets", "fold_models", SHAPE_SHARDS),
         document_selection=shard_tables("shape_image_datasets", "selection", SHAPE_SHARDS),
@@ -405,7 +393,8 @@ rule robustness:
 
 rule compare:
     input:
-        library=LIBRARY,
+        code=code_of("experiments/compare.py"),
+        captions=figure_captions(),
         registry=REGISTRY,
         studies="studies.yaml",
         schema="schemas/config.schema.yaml",

@@ -1,8 +1,7 @@
-# Helpers the Snakefile shares: the checked config, the list of studies, the library stamp, each
+# Helpers the Snakefile shares: the checked config, the list of studies, each rule's code inputs, each
 # study's outputs and parameters, and the shard plans of the simulation steps.
 
 import atexit
-import hashlib
 import os
 import sys
 import time
@@ -16,6 +15,7 @@ from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
+from cvsuite.workflow.code_inputs import code_inputs
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
 from cvsuite.workflow.outputs import write_text
@@ -95,18 +95,15 @@ if workflow.is_main_process:
     except DamagedOutputs as err:
         sys.exit(str(err))
 
-# One input stands for the whole library: a file holding the content hash of src/cvsuite. The rule
-# that writes it reruns when the hash changes (its params), and then every study reruns after it,
-# so no table outlives the code that made it.
-LIBRARY = "results/library.sha256"
+# Each rule's code inputs: the library files its entry point imports, transitively, and the data
+# files they read (cvsuite.workflow.code_inputs), so an edit reruns the jobs whose code it touches.
+def code_of(entry):
+    return code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry))
 
 
-def library_digest():
-    digest = hashlib.sha256()
-    for path in sorted(Path(workflow.basedir, "src", "cvsuite").rglob("*.py")):
-        digest.update(f"{path.relative_to(workflow.basedir).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def figure_captions():
+    """The one-line caption of every figure (report/<study>/<figure>.rst), which the comparison reads."""
+    return [f"report/{n}/{f}.rst" for n in CATALOG.studies for f in study(n).figures]
 
 
 def study(name):

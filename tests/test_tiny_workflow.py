@@ -147,3 +147,26 @@ def test_a_registry_note_edit_reruns_the_comparison_alone_and_a_printed_value_th
     run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "degree_sweep" in planned_rules(run) and "k_bias" not in planned_rules(run), run.stdout[-2000:]
+
+
+def test_every_job_imported_only_library_modules_its_code_inputs_name(tiny_workflow):
+    from cvsuite.workflow.code_inputs import code_inputs
+
+    for record in (tiny_workflow / "results").rglob("provenance.json"):
+        data = json.loads(record.read_text())
+        rule = data["study"]
+        inputs = set(code_inputs(tiny_workflow / "src", tiny_workflow / "experiments" / f"{rule}.py"))
+        for module in data["modules"]:
+            path = module.replace(".", "/")
+            assert {f"src/{path}.py", f"src/{path}/__init__.py"} & inputs, (rule, module)
+
+
+def test_a_comment_in_the_ridge_module_reruns_no_simulation_that_never_imports_it(tiny_workflow, tmp_path):
+    workdir = copy_finished(tiny_workflow, tmp_path / "run")
+    ridge = workdir / "src" / "cvsuite" / "methods" / "ridge.py"
+    ridge.write_text(ridge.read_text() + "# a comment\n")
+    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
+    assert run.returncode == 0, run.stderr[-2000:]
+    planned = planned_rules(run)
+    assert "ridge_path" in planned and "compare" in planned, planned
+    assert not planned & {"shape_image_datasets", "varma_simon_datasets", "cv_variance_datasets"}, planned

@@ -154,6 +154,8 @@ def write_provenance(path: str | Path, study: str, parameters: dict, written=())
         "git": git_commit(),
         "command": "snakemake (see logs/)",
         "outputs": recorded_outputs(p for p in map(str, written) if Path(p) != Path(path)),
+        # The library modules this job imported, lazy ones included: what its code inputs must cover.
+        "modules": sorted(m for m in sys.modules if m.split(".")[0] == "cvsuite"),
     }
     write_text(json.dumps(record, indent=2, sort_keys=True, default=_jsonable) + "\n", path)
 
