@@ -49,13 +49,6 @@ try:
 except RegistryError as err:
     sys.exit(str(err))
 
-# What the studies read of the registry: the printed values alone, rewritten only when one changes,
-# so that an edit to a note, a reading or an erratum reruns the comparison and nothing else.
-PUBLISHED_VALUES = "results/published_values.csv"
-_extract = extract_text(_claims)
-if not Path(PUBLISHED_VALUES).exists() or Path(PUBLISHED_VALUES).read_text(encoding="utf-8") != _extract:
-    write_text(_extract, PUBLISHED_VALUES)
-
 # Refuse a config whose simulations cannot fit in the memory their jobs get, before any job (a dry
 # run too): this machine's memory, or under a profile that gives jobs memory (the cluster's), the
 # rule's mem_mb (SLURM reads it in MiB).
@@ -94,6 +87,15 @@ if workflow.is_main_process:
         check_recorded_outputs(".", _records, ignore_rules=forced_rules)
     except DamagedOutputs as err:
         sys.exit(str(err))
+
+# What the studies read of the registry: the printed values alone, rewritten only when one changes,
+# so that an edit to a note, a reading or an erratum reruns the comparison and nothing else. Written
+# after every check above, so that a refused run writes nothing.
+PUBLISHED_VALUES = "results/published_values.csv"
+_extract = extract_text(_claims)
+if not Path(PUBLISHED_VALUES).exists() or Path(PUBLISHED_VALUES).read_text(encoding="utf-8") != _extract:
+    write_text(_extract, PUBLISHED_VALUES)
+
 
 # Each rule's code inputs: the library files its entry point imports, transitively, and the data
 # files they read (cvsuite.workflow.code_inputs), so an edit reruns the jobs whose code it touches.
