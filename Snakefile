@@ -5,6 +5,7 @@
 
 
 include: "rules/common.smk"
+include: "rules/figures.smk"
 
 
 # The Snakemake report opens on the verdict, which the comparison writes.
@@ -402,6 +403,7 @@ rule compare:
         figures=study_figures(CATALOG.studies),
         figure_checks=[study(n).table_path("figure_checks") for n in CATALOG.studies if study(n).figures],
         provenance=[study(n).outputs()["provenance"] for n in CATALOG.studies],
+        figure_provenance=[study(n).figure_outputs()["provenance"] for n in CATALOG.studies if study(n).figures],
     output:
         comparison="results/comparison.csv",
         figure_checks="results/figure_checks.csv",

@@ -3,12 +3,12 @@
 Writes the K table (truth, CV estimate, bias, standard error, spread over shuffles, training
 sizes), the standard-error range, the K = 5 partition of Figure 8.4, and what the document's words
 about the table rest on: the shuffles behind each mean, many more shuffles of the same sample, the
-book's two sources of error, the same sample at neighbouring degrees, and the claims; draws the
-document's second figure and the partition grid with the document's table of K beside it.
+book's two sources of error, the same sample at neighbouring degrees, and the claims. Its figures (the document's second
+figure, the partition grid with the document's table of K beside it) are drawn from these tables
+by its figure rule (cvsuite.figures.k_bias.draw).
 """
 
 from cvsuite.data.sine import train_and_test
-from cvsuite.figures import k_bias as figures
 from cvsuite.studies.k_bias import (
     KBiasSettings,
     full_data_risk,
@@ -49,10 +49,6 @@ def main(job: Job) -> StudyResult:
             "error_sources": evidence.sources,
             "other_degrees": evidence.others,
             "claims": k_bias_claims(evidence),
-        },
-        figures={
-            "cv_estimate_against_k": figures.cv_estimate_against_k(table, params["shuffles"]),
-            "partition_grid": figures.partition_grid(grid, params["partition_grid_folds"], table),
         },
     )
 

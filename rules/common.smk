@@ -82,7 +82,7 @@ def forced_rules():
 
 
 if workflow.is_main_process:
-    _records = sorted(p.as_posix() for p in Path("results").rglob("provenance.json"))
+    _records = sorted(p.as_posix() for folder in ("results", "figures") for p in Path(folder).rglob("provenance.json"))
     try:
         check_recorded_outputs(".", _records, ignore_rules=forced_rules)
     except DamagedOutputs as err:
@@ -113,20 +113,35 @@ def study(name):
 
 
 def study_outputs(name, folder=""):
-    """Every table, figure (PNG for the report, with its caption; SVG for print) and provenance."""
-    files = study(name).outputs(folder)
+    """Every table of a study's job, its figures' arrays (if it saves any) and its provenance."""
+    return study(name).outputs(folder)
+
+
+def figure_outputs(name):
+    """Every file of a study's figure job: its figures (PNG for the report, with its caption; SVG for
+    print), their layout checks and the job's provenance."""
+    files = study(name).figure_outputs()
     for figure in study(name).figures:
         key = figure_key(figure, "png")
         files[key] = report(files[key], caption=f"report/{name}/{figure}.rst", category=name)
     return files
 
 
+def figure_code(name):
+    """A figure job's code inputs: the figure rules' entry point and the study's figure module, with
+    what each imports."""
+    drawing = Path(workflow.basedir, "src", "cvsuite", "figures", f"{name}.py")
+    own = [drawing.relative_to(workflow.basedir).as_posix()]
+    return sorted({*code_of("experiments/draw_figures.py"), *own, *code_inputs(Path(workflow.basedir, "src"), drawing)})
+
+
 def study_params(name, blocks=None):
-    """The config blocks the study reads (all of studies.yaml's `config`, unless given) and the
-    columns of every table it declares, which its entry point checks before writing."""
+    """The config blocks the study reads (all of studies.yaml's `config`, unless given), and the
+    columns of every table and the names of the arrays it declares, which its entry point checks
+    before writing."""
     if blocks is None:
         blocks = {block: config[block] for block in study(name).config}
-    return {"blocks": blocks, "columns": study(name).tables}
+    return {"blocks": blocks, "columns": study(name).tables, "arrays": study(name).figure_arrays}
 
 
 def shard_tables(step, table, shards):

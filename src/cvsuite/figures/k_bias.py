@@ -8,6 +8,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 
 # The words of the document's "Compare" table (K, bias, cost, when to use), whose bias column the
 # figure fills from the measured table; "N" is leave-one-out.
@@ -136,3 +137,12 @@ def partition_grid(grid: pd.DataFrame, n_folds: int, table: pd.DataFrame) -> Fig
     table_ax.set_title("Choosing K: the document's table, bias measured here")
     fig.suptitle(f"Figure 8.4: {n_folds}-fold cross-validation uses every point for validation exactly once")
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    params, table = inputs.config["k_bias"], inputs.tables["k_bias"]
+    return {
+        "cv_estimate_against_k": cv_estimate_against_k(table, params["shuffles"]),
+        "partition_grid": partition_grid(inputs.tables["partition_grid"], params["partition_grid_folds"], table),
+    }

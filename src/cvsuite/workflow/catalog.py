@@ -31,6 +31,8 @@ class Study:
     source: str = ""
     config: list[str] = field(default_factory=list)
     report_tables: dict[str, list[str]] = field(default_factory=dict)
+    figure_arrays: list[str] = field(default_factory=list)
+    figures_read_published: bool = False
 
     def table_path(self, table: str, folder: str = "") -> str:
         """results/<study>[/<folder>]/<table>.csv"""
@@ -39,17 +41,26 @@ class Study:
     def figure_path(self, figure: str, fmt: str = "png") -> str:
         return f"figures/{self.name}/{figure}.{fmt}"
 
+    def arrays_path(self) -> str:
+        """results/<study>/figure_arrays.npz: what its figures need beyond its tables (images, curves)."""
+        return f"results/{self.name}/figure_arrays.npz"
+
     def outputs(self, folder: str = "") -> dict[str, str]:
-        """Every file the study writes, by output name: tables by their name, figures as
-        ``<figure>_png`` and ``<figure>_svg``, ``provenance``, and for a study that draws,
-        ``figure_checks`` (the layout checks of its figures, ``cvsuite.figures.layout_checks``)."""
+        """Every file the study's job writes, by output name: tables by their name, ``figure_arrays``
+        for a study whose figures need arrays its tables do not hold, and ``provenance``."""
         files = {table: self.table_path(table, folder) for table in self.tables}
-        for figure in self.figures:
-            for fmt in FIGURE_FORMATS:
-                files[figure_key(figure, fmt)] = self.figure_path(figure, fmt)
+        if self.figure_arrays:
+            files["figure_arrays"] = self.arrays_path()
         files["provenance"] = "/".join(p for p in ("results", self.name, folder, "provenance.json") if p)
-        if self.figures:
-            files["figure_checks"] = self.table_path("figure_checks", folder)
+        return files
+
+    def figure_outputs(self) -> dict[str, str]:
+        """Every file the study's figure job writes: figures as ``<figure>_png`` and ``<figure>_svg``,
+        ``figure_checks`` (their layout checks, ``cvsuite.figures.layout_checks``) and ``provenance``
+        (figures/<study>/provenance.json)."""
+        files = {figure_key(f, fmt): self.figure_path(f, fmt) for f in self.figures for fmt in FIGURE_FORMATS}
+        files["figure_checks"] = self.table_path("figure_checks")
+        files["provenance"] = f"figures/{self.name}/provenance.json"
         return files
 
 
@@ -85,7 +96,16 @@ def load_catalog(path: str | Path) -> Catalog:
     return Catalog(steps=steps, studies=studies)
 
 
-_STUDY_KEYS = {"title", "source", "config", "tables", "figures", "report_tables"}
+_STUDY_KEYS = {
+    "title",
+    "source",
+    "config",
+    "tables",
+    "figures",
+    "figure_arrays",
+    "figures_read_published",
+    "report_tables",
+}
 _STEP_KEYS = {"tables"}
 
 
@@ -114,6 +134,12 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
     for figure in figures:
         if any(figure_key(figure, fmt) in tables for fmt in FIGURE_FORMATS):
             raise CatalogError(f"{where}.figures: '{figure}' clashes with a table's output name")
+    figure_arrays = list(body.get("figure_arrays") or [])
+    if figure_arrays and not figures:
+        raise CatalogError(f"{where}.figure_arrays: only a study that draws figures saves arrays for them")
+    read_published = body.get("figures_read_published", False)
+    if not isinstance(read_published, bool):
+        raise CatalogError(f"{where}.figures_read_published: must be true or false")
     report_tables = body.get("report_tables") or {}
     for table, columns in report_tables.items():
         if table not in tables or not set(columns) <= set(tables[table]):
@@ -126,6 +152,8 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
         source=body.get("source", ""),
         config=list(body.get("config") or []),
         report_tables=report_tables,
+        figure_arrays=figure_arrays,
+        figures_read_published=read_published,
     )
 
 

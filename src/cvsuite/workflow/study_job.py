@@ -1,11 +1,13 @@
 """Where an entry point in experiments/ meets Snakemake: run one study and write what it returns.
 
 An entry point is a function from a ``Job`` (the study's config blocks and its input files) to a
-``StudyResult`` (tables and figures by name). ``run_job`` calls it with the job's log open and
-one BLAS thread per Snakemake thread, then writes every table and figure to the output of the same
-name and, last, the provenance file with every other file's checksum, refusing a result whose
-tables or columns are not the ones the rule declares (studies.yaml). So no entry point writes a
-file itself, and none can forget one.
+``StudyResult`` (tables by name, and the arrays its figures need beyond them). ``run_job`` calls it
+with the job's log open and one BLAS thread per Snakemake thread, then writes every table to the
+output of the same name, the arrays to one ``.npz`` and, last, the provenance file with every other
+file's checksum, refusing a result whose tables, columns or arrays are not the ones the rule
+declares (studies.yaml). So no entry point writes a file itself, and none can forget one. The
+figures are drawn by the study's figure job from these files (``cvsuite.workflow.figure_job``), so
+restyling a figure never reruns its study.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from typing import Any
 
 import pandas as pd
 
-from cvsuite.workflow.catalog import FIGURE_FORMATS, columns_match, figure_key
-from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.workflow.catalog import columns_match
+from cvsuite.workflow.outputs import logged_to, write_arrays, write_provenance, write_table
 
 
 @dataclass
@@ -52,10 +54,11 @@ class Job:
 
 @dataclass
 class StudyResult:
-    """What an entry point returns: tables and figures by name, and notes for its provenance."""
+    """What an entry point returns: tables by name, the arrays its figures need that no table holds
+    (studies.yaml's ``figure_arrays``), and notes for its provenance."""
 
     tables: dict[str, pd.DataFrame]
-    figures: dict[str, Any] = field(default_factory=dict)
+    arrays: dict[str, Any] = field(default_factory=dict)
     provenance: dict[str, Any] = field(default_factory=dict)
 
 
@@ -76,15 +79,22 @@ def run_job(snakemake, compute: Callable[[Job], StudyResult]) -> None:
             result = compute(
                 Job(config=dict(params.blocks), input=snakemake.input, wildcards=snakemake.wildcards, name=name)
             )
-        write_result(snakemake.rule, result, dict(snakemake.output.items()), params.blocks, params.columns)
+        write_result(
+            snakemake.rule, result, dict(snakemake.output.items()), params.blocks, params.columns, params.arrays
+        )
 
 
 def write_result(
-    study: str, result: StudyResult, output: dict[str, str], blocks: dict, columns: dict[str, list[str]]
+    study: str,
+    result: StudyResult,
+    output: dict[str, str],
+    blocks: dict,
+    columns: dict[str, list[str]],
+    arrays: list[str] = (),
 ) -> None:
-    """Check the result against the declared tables and figures, then write it, tables first.
+    """Check the result against the declared tables and arrays, then write it, provenance last.
 
-    ``output`` maps output names to paths: tables by name, ``<figure>_png``/``_svg``, ``provenance``.
+    ``output`` maps output names to paths: tables by name, ``figure_arrays``, ``provenance``.
     """
     declared = set(columns)
     if set(result.tables) != declared:
@@ -96,27 +106,13 @@ def write_result(
             raise OutputMismatch(
                 f"{study}: table '{name}' has columns {list(table.columns)}, declared {columns[name]} (studies.yaml)"
             )
-    figures = {key for key in output.keys() if key.endswith(tuple(f"_{fmt}" for fmt in FIGURE_FORMATS))}
-    drawn = {figure_key(name, fmt) for name in result.figures for fmt in FIGURE_FORMATS}
-    if drawn != figures:
-        declared_figures = sorted({key.rsplit("_", 1)[0] for key in figures})
-        raise OutputMismatch(f"{study}: drew {sorted(result.figures)}, declared {declared_figures} (studies.yaml)")
+    if set(result.arrays) != set(arrays):
+        raise OutputMismatch(
+            f"{study}: saved arrays {sorted(result.arrays)}, declared {sorted(arrays)} (studies.yaml figure_arrays)"
+        )
     for name, table in result.tables.items():
         write_table(table, output[name])
-    if result.figures:
-        # Imported here: matplotlib costs a simulation shard, which draws nothing, 0.6 s to import.
-        from cvsuite.figures.layout_checks import CHECK_COLUMNS, checked_figure
-
-        # The layout is checked on the drawn figure, before it is saved and closed.
-        checked = {name: checked_figure(figure, f"{study}/{name}") for name, figure in result.figures.items()}
-        checks = [row for check in checked.values() for row in check.rows]
-        write_table(pd.DataFrame(checks, columns=CHECK_COLUMNS), output["figure_checks"])
-    for name, figure in result.figures.items():
-        # The checks' draw has laid the figure out and measured the box it is saved with; freezing
-        # that layout and passing that box spares the PNG and the SVG a layout draw and a measure
-        # each (the saved PNG is byte-identical to the one savefig's own tight box gives).
-        figure.set_layout_engine("none")
-        page = checked[name].saved_inches
-        save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=page)
+    if arrays:
+        write_arrays(result.arrays, output["figure_arrays"])
     # Last, with the checksum of every file above: a job cut short leaves no record to vouch for them.
     write_provenance(output["provenance"], study, {**blocks, **result.provenance}, output.values())

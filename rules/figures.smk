@@ -1,0 +1,33 @@
+# Figures: each study's figures are drawn by a rule of their own, <study>_figures, from the tables
+# and arrays its study job saved (cvsuite.workflow.figure_job), so that restyling a figure reruns
+# that rule and the comparison, never the study.
+
+
+def figure_inputs(name):
+    """What a study's figures are drawn from: its code, its tables, its arrays if it saves any, and
+    the registry's printed values if its figures draw published numbers."""
+    files = {"code": figure_code(name), "tables": study_tables([name])}
+    if study(name).figure_arrays:
+        files["figure_arrays"] = study(name).arrays_path()
+    if study(name).figures_read_published:
+        files["published"] = PUBLISHED_VALUES
+    return files
+
+
+for _name in (n for n in CATALOG.studies if study(n).figures):
+
+    rule:
+        name:
+            f"{_name}_figures"
+        input:
+            **figure_inputs(_name),
+        output:
+            **figure_outputs(_name),
+        params:
+            study=_name,
+            blocks={block: config[block] for block in study(_name).config},
+            tables={t: study(_name).table_path(t) for t in study(_name).tables},
+        log:
+            f"logs/{_name}_figures.log",
+        script:
+            "../experiments/draw_figures.py"
