@@ -15,7 +15,7 @@ from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
-from cvsuite.workflow.code_inputs import code_inputs
+from cvsuite.workflow.code_inputs import code_inputs, figure_code_inputs
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
 from cvsuite.workflow.outputs import write_text
@@ -130,9 +130,9 @@ def figure_outputs(name):
 def figure_code(name):
     """A figure job's code inputs: the figure rules' entry point and the study's figure module, with
     what each imports."""
-    drawing = Path(workflow.basedir, "src", "cvsuite", "figures", f"{name}.py")
-    own = [drawing.relative_to(workflow.basedir).as_posix()]
-    return sorted({*code_of("experiments/draw_figures.py"), *own, *code_inputs(Path(workflow.basedir, "src"), drawing)})
+    return figure_code_inputs(
+        Path(workflow.basedir, "src"), Path(workflow.basedir, "experiments/draw_figures.py"), name
+    )
 
 
 def study_params(name, blocks=None):

@@ -82,6 +82,14 @@ def test_a_column_pattern_declares_the_columns_it_stands_for():
         ("steps: {}\nstudies: {s: {title: t, config: [c], tables: {a: [x]}}}\n", "studies.s.source is missing"),
         ("steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: []}}}\n", "every table needs a list"),
         ("studies: {}\n", "exactly the two blocks"),
+        (
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, figure_arrays: [i]}}\n",
+            "studies.s.figure_arrays: only a study that draws figures",
+        ),
+        (
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, figures_read_published: 1}}\n",
+            "studies.s.figures_read_published: must be true or false",
+        ),
     ],
 )
 def test_a_malformed_catalog_is_refused_naming_the_study(tmp_path, text, named):

@@ -42,18 +42,22 @@ def test_the_tiny_run_ends_with_the_verdict(tiny_workflow):
 
 def test_every_study_writes_every_declared_table_figure_and_provenance(tiny_workflow):
     for study in CATALOG.studies.values():
-        for name, path in study.outputs().items():
+        files = {**study.outputs(), **(study.figure_outputs() if study.figures else {})}
+        for name, path in files.items():
             file = tiny_workflow / path
             assert file.exists() and file.stat().st_size > 0, f"{study.name}: {name} ({path}) not written"
         provenance = json.loads((tiny_workflow / study.outputs()["provenance"]).read_text())
         assert provenance["study"] == study.name
+        if study.figures:
+            drawn = json.loads((tiny_workflow / study.figure_outputs()["provenance"]).read_text())
+            assert drawn["study"] == f"{study.name}_figures"
 
 
 def test_every_figure_is_drawn_and_checked(tiny_workflow):
     for study in CATALOG.studies.values():
         if not study.figures:
             continue
-        checks = pd.read_csv(tiny_workflow / study.outputs()["figure_checks"])
+        checks = pd.read_csv(tiny_workflow / study.figure_outputs()["figure_checks"])
         checked = {figure.split("/")[1] for figure in checks["figure"]}
         assert checked == set(study.figures), study.name
 
@@ -150,12 +154,16 @@ def test_a_registry_note_edit_reruns_the_comparison_alone_and_a_printed_value_th
 
 
 def test_every_job_imported_only_library_modules_its_code_inputs_name(tiny_workflow):
-    from cvsuite.workflow.code_inputs import code_inputs
+    from cvsuite.workflow.code_inputs import code_inputs, figure_code_inputs
 
-    for record in (tiny_workflow / "results").rglob("provenance.json"):
+    src, experiments = tiny_workflow / "src", tiny_workflow / "experiments"
+    for record in [*(tiny_workflow / "results").rglob("provenance.json"), *(tiny_workflow / "figures").rglob("*.json")]:
         data = json.loads(record.read_text())
         rule = data["study"]
-        inputs = set(code_inputs(tiny_workflow / "src", tiny_workflow / "experiments" / f"{rule}.py"))
+        if record.is_relative_to(tiny_workflow / "figures"):
+            inputs = set(figure_code_inputs(src, experiments / "draw_figures.py", rule.removesuffix("_figures")))
+        else:
+            inputs = set(code_inputs(src, experiments / f"{rule}.py"))
         for module in data["modules"]:
             path = module.replace(".", "/")
             assert {f"src/{path}.py", f"src/{path}/__init__.py"} & inputs, (rule, module)
@@ -170,3 +178,11 @@ def test_a_comment_in_the_ridge_module_reruns_no_simulation_that_never_imports_i
     planned = planned_rules(run)
     assert "ridge_path" in planned and "compare" in planned, planned
     assert not planned & {"shape_image_datasets", "varma_simon_datasets", "cv_variance_datasets"}, planned
+
+
+def test_a_comment_in_a_figure_module_redraws_those_figures_and_reruns_no_study(tiny_workflow, tmp_path):
+    workdir = copy_finished(tiny_workflow, tmp_path / "run")
+    figures = workdir / "src" / "cvsuite" / "figures" / "k_bias.py"
+    figures.write_text(figures.read_text() + "# a comment\n")
+    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
+    assert run.returncode == 0 and planned_rules(run) == {"k_bias_figures", "compare", "all"}, run.stdout[-2000:]

@@ -99,3 +99,12 @@ def code_inputs(src: str | Path, entry: str | Path) -> list[str]:
         if module in seen:
             files |= {p for pattern in patterns for p in seen[module].parent.glob(pattern)}
     return sorted(p.relative_to(src.parent).as_posix() for p in files)
+
+
+def figure_code_inputs(src: str | Path, entry: str | Path, study: str) -> list[str]:
+    """A figure job's code: the figure rules' entry point ``entry`` and the study's figure module,
+    ``cvsuite.figures.<study>``, which the job imports by name, each with everything it imports."""
+    src = Path(src)
+    drawing = src / PACKAGE / "figures" / f"{study}.py"
+    own = drawing.relative_to(src.parent).as_posix()
+    return sorted({*code_inputs(src, entry), own, *code_inputs(src, drawing)})
