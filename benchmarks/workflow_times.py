@@ -3,7 +3,12 @@
 Run from the repository root:  .venv/bin/python benchmarks/workflow_times.py [--tests] [--baseline REF]
 
 1. `snakemake all --cores 2` in a scratch copy of the workflow, from nothing, timed end to end
-   (wall and CPU time, against the 60 s budget), with each job's duration read from Snakemake's own log;
+   (wall and CPU time, against the 60 s budget), with each job's wall and CPU time read from the
+   files Snakemake's `benchmark:` directive writes (benchmarks/jobs/<rule>[/<wildcards>].tsv);
+   with --edits, then four edits made one after another on that finished run, each followed by
+   `snakemake all`, timed, with the jobs it ran: nothing changed, a comment in one study's figure
+   module, a word of a registry note, a comment in methods/ridge.py (and the same in REF's tree,
+   with --baseline);
 2. with --baseline REF (a git commit or branch, e.g. main), the same run of REF's workflow and of this
    tree, taking turns (--rounds each, baseline first), on the same machine in the same session: the
    ratio of their median times is the speed target, since a time from another day or machine is not
@@ -81,63 +86,107 @@ def machine() -> dict:
     }
 
 
-def job_durations(log: str) -> dict[str, float]:
-    """Seconds per job from Snakemake's log: the time a job started to the time it finished."""
-    stamp = r"\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]"
-    started, names, durations = {}, {}, {}
-    events = re.finditer(stamp + r"\n(?:(?:local)?rule (\w+):\n((?:    .*\n)*)|Finished jobid: (\d+))", log)
-    for event in events:
-        when = datetime.datetime.strptime(event.group(1), "%a %b %d %H:%M:%S %Y")
-        if event.group(2):
-            job = re.search(r"jobid: (\d+)", event.group(3)).group(1)
-            wildcards = re.search(r"wildcards: (.*)", event.group(3))
-            names[job] = event.group(2) + (f" ({wildcards.group(1)})" if wildcards else "")
-            started[job] = when
-        elif event.group(4) in started:
-            durations[names[event.group(4)]] = (when - started[event.group(4)]).total_seconds()
-    return durations
+def job_times(folder: Path) -> dict[str, dict[str, float]]:
+    """Wall and CPU seconds of every job, from the files of Snakemake's ``benchmark:`` directive under
+    ``folder`` (benchmarks/jobs/<rule>[/<wildcards>].tsv; a tree without them, as an older baseline,
+    gives none), slowest first."""
+    times = {}
+    for path in sorted(folder.rglob("*.tsv")):
+        header, values = (line.split("\t") for line in path.read_text().splitlines()[:2])
+        row = dict(zip(header, values))
+        cpu = float(row["cpu_time"]) if row.get("cpu_time", "NA") != "NA" else None
+        times[path.relative_to(folder).with_suffix("").as_posix()] = {"seconds": float(row["s"]), "cpu_seconds": cpu}
+    return dict(sorted(times.items(), key=lambda item: -item[1]["seconds"]))
 
 
-def time_workflow(cores: int, tree: Path = ROOT) -> dict:
-    """`snakemake all` from nothing in a scratch copy of ``tree``'s workflow, with ``tree``'s own
-    library first on the path (not the installed one), so a baseline tree runs its own code."""
+def run_snakemake(workdir: Path, cores: int) -> tuple[float, float, str]:
+    """`snakemake all` in ``workdir`` with its own library first on the path (not the installed one),
+    so a baseline tree runs its own code: the wall and CPU seconds (of Snakemake and every job: what
+    the cores had to do, less noisy than the wall time) and the log of the run."""
+    env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
+    logs = set((workdir / ".snakemake" / "log").glob("*.snakemake.log"))
+    start, children = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(
+        [sys.executable, "-m", "snakemake", "all", "--cores", str(cores)],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - children.ru_utime) + (after.ru_stime - children.ru_stime)
+    if run.returncode != 0:
+        raise SystemExit(f"snakemake all failed in {workdir}:\n{run.stderr[-3000:]}")
+    new = set((workdir / ".snakemake" / "log").glob("*.snakemake.log")) - logs
+    return seconds, cpu, next(iter(new)).read_text() if new else ""
+
+
+def rules_run(log: str) -> list[str]:
+    """The rules a run's log says it ran, once per job, sorted (``all`` left out: it runs nothing)."""
+    return sorted(r for r in re.findall(r"^(?:local)?rule (\w+):", log, re.M) if r != "all")
+
+
+# The edits a reader makes most, made one after another on a finished run (each only adds: undoing
+# one would make its file newer than the outputs again). A note's word is changed in the note of one
+# registry row, which no study reads.
+EDITS = (
+    ("nothing changed", None, None, None),
+    ("a comment in one study's figure module", "src/cvsuite/figures/k_bias.py", None, "# a comment\n"),
+    (
+        "a word of a registry note",
+        "registry/published_numbers.csv",
+        ("Page 802's sweep recomputed, degrees 0 to 15", "Page 802's sweep recomputed for degrees 0 to 15"),
+        None,
+    ),
+    ("a comment in methods/ridge.py", "src/cvsuite/methods/ridge.py", None, "# a comment\n"),
+)
+
+
+def time_edits(workdir: Path, cores: int) -> dict:
+    """The four edits of ``EDITS`` on the finished run in ``workdir``: each one's jobs and time."""
+    timed = {}
+    for name, path, replace, append in EDITS:
+        if path:
+            text = (workdir / path).read_text(encoding="utf-8")
+            if replace:
+                assert text.count(replace[0]) == 1, f"{path}: the edit's text is not there once"
+                text = text.replace(*replace)
+            (workdir / path).write_text(text + (append or ""), encoding="utf-8")
+        seconds, _, log = run_snakemake(workdir, cores)
+        rules = rules_run(log)
+        timed[name] = {"seconds": round(seconds, 1), "jobs": len(rules), "rules": sorted(set(rules))}
+    return timed
+
+
+def time_workflow(cores: int, tree: Path = ROOT, edits: bool = False) -> dict:
+    """`snakemake all` from nothing in a scratch copy of ``tree``'s workflow; then, with ``edits``,
+    the edits of ``EDITS`` on the finished run."""
     workdir = Path(tempfile.mkdtemp(prefix="cvsuite-times-"))
     try:
         for name in WORKFLOW:
             source = tree / name
             (shutil.copytree if source.is_dir() else shutil.copy2)(source, workdir / name)
-        env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
-        start, children = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
-        run = subprocess.run(
-            [sys.executable, "-m", "snakemake", "all", "--cores", str(cores)],
-            cwd=workdir,
-            capture_output=True,
-            text=True,
-            env=env,
-        )
-        seconds = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        # CPU time of Snakemake and every job: what the cores had to do, less noisy than the wall time.
-        cpu = (after.ru_utime - children.ru_utime) + (after.ru_stime - children.ru_stime)
-        if run.returncode != 0:
-            raise SystemExit(f"snakemake all failed:\n{run.stderr[-3000:]}")
-        log = next((workdir / ".snakemake" / "log").glob("*.snakemake.log")).read_text()
-        jobs = dict(sorted(job_durations(log).items(), key=lambda item: -item[1]))
-        return {
+        seconds, cpu, log = run_snakemake(workdir, cores)
+        record = {
             "seconds": round(seconds, 1),
             "cores": cores,
             "budget_seconds": BUDGET_SECONDS,
             "within_budget": seconds <= BUDGET_SECONDS,
             "cpu_seconds": round(cpu, 1),
-            "jobs": len(jobs),
-            "slowest_jobs_seconds": jobs,
+            "jobs": len(rules_run(log)),
+            "slowest_jobs": job_times(workdir / "benchmarks" / "jobs"),
         }
+        if edits:
+            record["edits"] = time_edits(workdir, cores)
+        return record
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def against_baseline(ref: str, cores: int, rounds: int) -> dict:
-    """This tree's workflow against ``ref``'s, run in turns: the ratio of the median wall and CPU times."""
+def against_baseline(ref: str, cores: int, rounds: int, edits: bool = False) -> dict:
+    """This tree's workflow against ``ref``'s, run in turns: the ratio of the median wall and CPU times;
+    with ``edits``, the edits' jobs and times in ``ref``'s tree, after its first run."""
     commit = subprocess.run(
         ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -148,7 +197,7 @@ def against_baseline(ref: str, cores: int, rounds: int) -> dict:
         runs = {"baseline": [], "this_tree": []}
         for round_ in range(rounds):
             for name, source in (("baseline", tree), ("this_tree", ROOT)):
-                runs[name].append(time_workflow(cores, source))
+                runs[name].append(time_workflow(cores, source, edits=edits and round_ == 0 and name == "baseline"))
                 print(f"round {round_ + 1}/{rounds} {name}: {runs[name][-1]['seconds']} s", file=sys.stderr)
     finally:
         shutil.rmtree(tree, ignore_errors=True)
@@ -156,7 +205,7 @@ def against_baseline(ref: str, cores: int, rounds: int) -> dict:
     def median(name: str, key: str) -> float:
         return float(sorted(run[key] for run in runs[name])[len(runs[name]) // 2])
 
-    return {
+    side = {
         "baseline": ref,
         "baseline_commit": commit,
         "rounds": rounds,
@@ -167,6 +216,9 @@ def against_baseline(ref: str, cores: int, rounds: int) -> dict:
         "wall_ratio": round(median("this_tree", "seconds") / median("baseline", "seconds"), 3),
         "cpu_ratio": round(median("this_tree", "cpu_seconds") / median("baseline", "cpu_seconds"), 3),
     }
+    if edits:
+        side["baseline_edits"] = runs["baseline"][0]["edits"]
+    return side
 
 
 README_TIMES = "tests/test_packaging.py::test_the_readme_states_the_measured_times"
@@ -216,14 +268,15 @@ def main() -> None:
     parser.add_argument("--tests", action="store_true", help="also time the test suite (several minutes)")
     parser.add_argument("--baseline", metavar="REF", help="also run REF's workflow in turns with this one")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each tree with --baseline (default 3)")
+    parser.add_argument("--edits", action="store_true", help="also time four edits on the finished run")
     args = parser.parse_args()
     record = {
         "measured": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
         "machine": machine(),
-        "workflow_from_nothing": time_workflow(args.cores),
+        "workflow_from_nothing": time_workflow(args.cores, edits=args.edits),
     }
     if args.baseline:
-        record["against_baseline"] = against_baseline(args.baseline, args.cores, args.rounds)
+        record["against_baseline"] = against_baseline(args.baseline, args.cores, args.rounds, args.edits)
     if args.tests:
         record.update(time_tests())
     elif TIMINGS.exists():

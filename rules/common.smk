@@ -19,8 +19,8 @@ from cvsuite.workflow.code_inputs import code_inputs, figure_code_inputs
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
 from cvsuite.workflow.outputs import write_text
-from cvsuite.workflow.shards import shard_ranges
-from cvsuite.studies.varma_simon_selection_bias import shard_plan
+from cvsuite.workflow.shards import shard_plan, shard_ranges
+
 
 
 # The config: config.yaml, then --configfile files and --config values over it, as Snakemake merges
@@ -103,6 +103,11 @@ def code_of(entry):
     return code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry))
 
 
+# The report's captions, by absolute path: Snakemake reads a caption relative to the file that
+# defines the rule, and the rules are in rules/*.smk.
+CAPTIONS = Path(workflow.basedir, "report")
+
+
 def figure_captions():
     """The one-line caption of every figure (report/<study>/<figure>.rst), which the comparison reads."""
     return [f"report/{n}/{f}.rst" for n in CATALOG.studies for f in study(n).figures]
@@ -123,7 +128,7 @@ def figure_outputs(name):
     files = study(name).figure_outputs()
     for figure in study(name).figures:
         key = figure_key(figure, "png")
-        files[key] = report(files[key], caption=f"report/{name}/{figure}.rst", category=name)
+        files[key] = report(files[key], caption=CAPTIONS / name / f"{figure}.rst", category=name)
     return files
 
 

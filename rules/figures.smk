@@ -29,5 +29,7 @@ for _name in (n for n in CATALOG.studies if study(n).figures):
             tables={t: study(_name).table_path(t) for t in study(_name).tables},
         log:
             f"logs/{_name}_figures.log",
+        benchmark:
+            f"benchmarks/jobs/{_name}_figures.tsv"
         script:
             "../experiments/draw_figures.py"

@@ -9,11 +9,29 @@ from cvsuite.workflow.catalog import CatalogError, columns_match, declares_colum
 
 CATALOG = load_catalog(ROOT / "studies.yaml")
 NAMES = sorted(CATALOG.studies)
-RULES = set(re.findall(r"^rule (\w+):", (ROOT / "Snakefile").read_text(), re.M))
+# The rules, as the Snakefile and the files it includes write them; the figure rules are generated,
+# one per study that draws (rules/figures.smk).
+RULE_FILES = [ROOT / "Snakefile", *sorted((ROOT / "rules").glob("*.smk"))]
+RULES = {rule for path in RULE_FILES for rule in re.findall(r"^rule (\w+):", path.read_text(), re.M)}
 
 
 def test_every_study_and_step_has_a_rule_and_every_rule_is_listed():
     assert RULES == set(CATALOG.studies) | set(CATALOG.steps) | {"all", "compare"}
+
+
+def test_the_snakefile_is_a_contents_page_of_the_files_it_includes():
+    snakefile = (ROOT / "Snakefile").read_text()
+    included = set(re.findall(r'^include: "(rules/\w+\.smk)"', snakefile, re.M))
+    assert included == {p.relative_to(ROOT).as_posix() for p in RULE_FILES[1:]}
+    assert re.findall(r"^rule (\w+):", snakefile, re.M) == ["all"] and len(snakefile.splitlines()) <= 150
+
+
+def test_every_rule_records_its_jobs_times_with_a_benchmark_file():
+    for path in RULE_FILES:
+        for rule in re.split(r"\n(?=rule |    rule:)", path.read_text())[1:]:
+            name = re.match(r"(?:rule (\w+)|    rule:\n\s+name:\n\s+(.+))", rule)
+            if name.group(1) != "all":
+                assert "benchmark:" in rule and "benchmarks/jobs/" in rule, (path.name, name.group(0))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -87,7 +105,8 @@ def test_a_column_pattern_declares_the_columns_it_stands_for():
             "studies.s.figure_arrays: only a study that draws figures",
         ),
         (
-            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, figures_read_published: 1}}\n",
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]},"
+            " figures_read_published: 1}}\n",
             "studies.s.figures_read_published: must be true or false",
         ),
     ],

@@ -3,7 +3,7 @@
 import pytest
 
 from conftest import copy_workflow, snakemake
-from cvsuite.workflow.shards import shard_ranges
+from cvsuite.workflow.shards import shard_plan, shard_ranges
 
 SMALL = "images: {fresh_per_class: 100}"
 
@@ -32,3 +32,10 @@ def test_shard_size_and_core_count_do_not_change_a_byte(tmp_path):
     assert one_job.keys() == many_jobs.keys() and len(one_job) >= 10
     different = [name for name in one_job if one_job[name] != many_jobs[name]]
     assert not different, f"tables differ between shardings: {different}"
+
+
+def test_shard_plan_puts_nested_datasets_in_shards_of_their_own():
+    spec = {"datasets": {"shrunken_centroids": 25, "svm": 10}, "nested": {"shrunken_centroids": 0, "svm": 5}}
+    assert shard_plan({"s": spec}, 10, 2) == [("s", 0, 2), ("s", 2, 4), ("s", 4, 5), ("s", 5, 15), ("s", 15, 25)]
+    with pytest.raises(ValueError, match="nested.svm = 11"):
+        shard_plan({"s": {**spec, "nested": {"shrunken_centroids": 0, "svm": 11}}}, 10, 2)

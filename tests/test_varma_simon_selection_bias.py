@@ -23,7 +23,6 @@ from cvsuite.studies.varma_simon_selection_bias import (
     gather_shards,
     selection_bias_design,
     selection_bias_summary,
-    shard_plan,
 )
 
 SMALL = SimulationSettings(
@@ -202,13 +201,6 @@ def test_shards_split_any_way_give_the_same_table():
     gathered = gather_shards(pd.concat(parts, ignore_index=True), ["no_difference"])
     pd.testing.assert_frame_equal(gathered, whole)
     assert whole["nested_cv_error_percent"].notna().tolist() == [True] * 4 + [False] * 6
-
-
-def test_shard_plan_puts_nested_datasets_in_shards_of_their_own():
-    spec = {"datasets": {"shrunken_centroids": 25, "svm": 10}, "nested": {"shrunken_centroids": 0, "svm": 5}}
-    assert shard_plan({"s": spec}, 10, 2) == [("s", 0, 2), ("s", 2, 4), ("s", 4, 5), ("s", 5, 15), ("s", 15, 25)]
-    with pytest.raises(ValueError, match="nested.svm = 11"):
-        shard_plan({"s": {**spec, "nested": {"shrunken_centroids": 0, "svm": 11}}}, 10, 2)
 
 
 def test_design_row_has_the_outer_leave_one_out_training_size():

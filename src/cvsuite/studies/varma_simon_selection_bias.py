@@ -61,26 +61,6 @@ def control_variate_mean(everywhere: np.ndarray, difference: np.ndarray) -> tupl
     return mean, float(np.sqrt(max(variance, 0.0)))
 
 
-def shard_plan(
-    scenarios: dict[str, dict], datasets_per_shard: int, nested_per_shard: int
-) -> list[tuple[str, int, int]]:
-    """(scenario, start, stop) of every shard: the datasets with a nested loop (the first ones, the
-    costly part) in shards of ``nested_per_shard``, the rest in shards of ``datasets_per_shard``."""
-    plan = []
-    for name, scenario in scenarios.items():
-        for classifier, count in scenario["nested"].items():
-            if count > scenario["datasets"][classifier]:
-                raise ValueError(
-                    f"varma_simon_selection_bias.scenarios.{name}.nested.{classifier} = {count}: "
-                    f"more than its datasets ({scenario['datasets'][classifier]})"
-                )
-        nested = max(scenario["nested"].values())
-        total = max(scenario["datasets"].values())
-        for first, last, size in ((0, nested, nested_per_shard), (nested, total, datasets_per_shard)):
-            plan += [(name, start, min(start + size, last)) for start in range(first, last, size)]
-    return plan
-
-
 def selection_bias_summary(
     per_dataset: pd.DataFrame, low_error_percent: float, published_datasets: int
 ) -> pd.DataFrame:

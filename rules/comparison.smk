@@ -1,0 +1,36 @@
+# The comparison: every registered number beside the one this run computed, with REPORT.md, the
+# pages of the Snakemake report and the static site.
+
+
+rule compare:
+    input:
+        code=code_of("experiments/compare.py"),
+        captions=figure_captions(),
+        registry=REGISTRY,
+        studies="studies.yaml",
+        schema="schemas/config.schema.yaml",
+        tables=study_tables(CATALOG.studies),
+        figures=study_figures(CATALOG.studies),
+        figure_checks=[study(n).table_path("figure_checks") for n in CATALOG.studies if study(n).figures],
+        provenance=[study(n).outputs()["provenance"] for n in CATALOG.studies],
+        figure_provenance=[study(n).figure_outputs()["provenance"] for n in CATALOG.studies if study(n).figures],
+    output:
+        comparison="results/comparison.csv",
+        figure_checks="results/figure_checks.csv",
+        report="results/REPORT.md",
+        comparison_page=report("results/comparison.html", caption=CAPTIONS / "comparison.rst", category="published numbers"),
+        errata_page=report("results/errata.html", caption=CAPTIONS / "errata.rst", category="published numbers"),
+        remarks_page=report("results/remarks.html", caption=CAPTIONS / "remarks.rst", category="published numbers"),
+        # Not embedded in the report: Snakemake 9 embeds a folder only in a zip report, and the report
+        # stays one HTML file; its first page (the overview) points here.
+        site=directory("results/site"),
+        overview="results/overview.rst",
+        provenance="results/provenance.json",
+    params:
+        config=config,
+    log:
+        "logs/compare.log",
+    benchmark:
+        "benchmarks/jobs/compare.tsv"
+    script:
+        "../experiments/compare.py"
