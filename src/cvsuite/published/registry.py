@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from cvsuite.published.column_patterns import declares_column
 from cvsuite.published.printed_numbers import parse_printed
 from cvsuite.published.templates import check_placeholders
 
@@ -267,8 +268,6 @@ def _validated(path: Path, line: int, row: dict[str, str], declared: dict[str, l
         except ValueError as err:
             raise refuse(str(err)) from None
         if declared is not None:
-            from cvsuite.workflow.catalog import declares_column
-
             for table, selector, columns in evidence:
                 if table not in declared:
                     raise refuse(f"evidence: no study produces the table '{table}'")
@@ -298,8 +297,6 @@ def _validated(path: Path, line: int, row: dict[str, str], declared: dict[str, l
 
 
 def _check_declared(refuse, row: dict[str, str], selector, comparison: str, declared: dict[str, list[str]]) -> None:
-    from cvsuite.workflow.catalog import declares_column
-
     table = row["table"]
     if table not in declared:
         raise refuse(f"no study produces the table '{table}'")

@@ -24,6 +24,8 @@ import re
 
 import pandas as pd
 
+from cvsuite.published.column_patterns import declares_column
+
 PLACEHOLDER = re.compile(r"\$\{([^{}]+)\}")
 _CELL = re.compile(r"^(?P<table>[a-z0-9_]+/[a-z0-9_]+\.csv)(?:\[(?P<row>[^\]]*)\])?\.(?P<column>[A-Za-z0-9_]+)$")
 MISSING = "n/a"
@@ -116,7 +118,6 @@ def check_placeholders(text: str, declared: dict[str, list[str]] | None) -> str 
     """What is wrong with the placeholders of ``text``, or None: each must parse, and name a table
     and columns (to read and to select on) that the studies declare."""
     from cvsuite.published.registry import parse_row_selector
-    from cvsuite.workflow.catalog import declares_column
 
     for inner in placeholders(text):
         try:

@@ -7,11 +7,14 @@ that what a study writes is what it declares.
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+
+from cvsuite.published.column_patterns import columns_match, declares_column
+
+__all__ = ["Catalog", "CatalogError", "Study", "columns_match", "declares_column", "figure_key", "load_catalog"]
 
 FIGURE_FORMATS = ("png", "svg")
 
@@ -154,28 +157,4 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
         report_tables=report_tables,
         figure_arrays=figure_arrays,
         figures_read_published=read_published,
-    )
-
-
-def columns_match(declared: list[str], actual: list[str]) -> bool:
-    """Whether a table's columns are the declared ones, in order; ``prefix_*`` stands for one or more."""
-    i = 0
-    for pattern in declared:
-        if pattern.endswith("*"):
-            start = i
-            while i < len(actual) and fnmatch.fnmatchcase(actual[i], pattern):
-                i += 1
-            if i == start:
-                return False
-        elif i < len(actual) and actual[i] == pattern:
-            i += 1
-        else:
-            return False
-    return i == len(actual)
-
-
-def declares_column(declared: list[str], column: str) -> bool:
-    """Whether a table declared with these columns can hold ``column``."""
-    return any(
-        fnmatch.fnmatchcase(column, pattern) if pattern.endswith("*") else column == pattern for pattern in declared
     )

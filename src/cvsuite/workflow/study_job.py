@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from cvsuite.workflow.catalog import columns_match
+from cvsuite.published.column_patterns import columns_match
 from cvsuite.workflow.outputs import logged_to, write_arrays, write_provenance, write_table
 
 
