@@ -2,20 +2,16 @@
 
 Writes training and expected risk, their ratio and ||theta|| for each degree, and the summary the
 document quotes (862 at degree 15; 11.83 at the best degree; 81,050 at degree 15), what the
-solvers give, and the document's sentences about the sweep as claims; the figure sets the printed
-81,050 (from the registry) beside what the solvers give.
+solvers give, and the document's sentences about the sweep as claims. Its figure, which sets the
+printed 81,050 (from the registry) beside what the solvers give, is drawn from these tables by its
+figure rule (cvsuite.figures.degree_sweep.draw).
 """
 
 import numpy as np
 
 from cvsuite.data.sine import train_and_test
-from cvsuite.figures import degree_sweep as figures
-from cvsuite.published.published_values import read_published_values
-from cvsuite.published.registry import published_value
 from cvsuite.studies.degree_sweep import degree_sweep, degree_sweep_claims, degree_sweep_summary, least_squares_solvers
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
-
-PRINTED_NORM = "rcv.823.norm-degree-15"  # registry row: the document's ||theta|| at degree 15
 
 
 def main(job: Job) -> StudyResult:
@@ -26,12 +22,7 @@ def main(job: Job) -> StudyResult:
     summary = degree_sweep_summary(sweep)
     solvers = least_squares_solvers(s.x, s.y, params["max_degree"], data["half_width"])
     claims = degree_sweep_claims(sweep, summary)
-    printed = published_value(read_published_values(job.input.published), PRINTED_NORM)
-    figure = figures.risk_and_norm_by_degree(sweep, summary.iloc[0], solvers, printed, n_train=len(s.y))
-    return StudyResult(
-        tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers, "claims": claims},
-        figures={"risk_and_norm_by_degree": figure},
-    )
+    return StudyResult(tables={"degree_sweep": sweep, "summary": summary, "solvers": solvers, "claims": claims})
 
 
 if __name__ == "__main__":

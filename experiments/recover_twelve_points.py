@@ -9,11 +9,11 @@ is later compared with the same rows, which it reproduces by construction, and s
 
 Writes the recovered table (with a note that it was recovered, not given), the convention screen,
 the printed-figure check, the short-decimal tables found, the spread of y over consistent tables,
-the lattice-neighbour check and every consistent solution; draws the recovered table with its
-spread, and the convention screen.
+the lattice-neighbour check and every consistent solution. Its figures (the recovered table with its
+spread, and the convention screen) are drawn from these tables by its figure rule
+(cvsuite.figures.recover_twelve_points.draw).
 """
 
-from cvsuite.figures import recover_twelve_points as figures
 from cvsuite.methods.fold_statistics import Design, conventions_grid
 from cvsuite.published.printed_targets import PrintedTargets
 from cvsuite.published.published_values import read_published_values
@@ -27,17 +27,7 @@ def main(job: Job) -> StudyResult:
     targets = PrintedTargets.from_registry(read_published_values(job.input.published), params["printed"])
     plan = SearchPlan(**{key: value for key, value in params.items() if key not in ("printed", "conventions")})
     recovery = search_for_table(design, targets, conventions_grid(**params["conventions"]), plan, data["slope"])
-    tables = recovery_tables(recovery, design, targets)
-    return StudyResult(
-        tables=tables,
-        figures={
-            "recovered_table": figures.recovered_table(
-                tables["recovered_table"], tables["solutions"], tables["summary"].iloc[0], data["slope"]
-            ),
-            "convention_screen": figures.convention_screen(tables["conventions"], recovery.convention),
-        },
-        provenance={"note": RECOVERED_NOTE},
-    )
+    return StudyResult(tables=recovery_tables(recovery, design, targets), provenance={"note": RECOVERED_NOTE})
 
 
 if __name__ == "__main__":

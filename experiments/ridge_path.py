@@ -2,14 +2,14 @@
 
 Writes the ten-lambda table, the 400-point log grid, the best lambda's exchange rate, the worked
 example's closed form beside a numerical ridge solve, the fit below the grid, and the document's
-sentences about the path and the worked example as claims; draws the path's risks and norm, and the
-worked example's closed form against ridge solves.
+sentences about the path and the worked example as claims. Its figures (the path's risks and norm,
+and the worked example's closed form against ridge solves) are drawn from these tables by its
+figure rule (cvsuite.figures.ridge_path.draw).
 """
 
 import numpy as np
 
 from cvsuite.data.sine import train_and_test
-from cvsuite.figures import ridge_path as figures
 from cvsuite.methods.ridge import ridge_path
 from cvsuite.studies.ridge_path import RidgeGrid, checked_worked_example, grid_and_exchange, worked_example_exchange
 from cvsuite.studies.ridge_path_claims import RidgeEvidence, below_the_grid, ridge_claims
@@ -43,14 +43,7 @@ def main(job: Job) -> StudyResult:
         "below_the_grid": near_zero,
         "claims": ridge_claims(evidence, we_x, we_y),
     }
-    best = summary.iloc[0]
-    return StudyResult(
-        tables=tables,
-        figures={
-            "risk_and_norm_path": figures.risk_and_norm_path(grid, best, params["degree"], data["train_size"]),
-            "worked_example": figures.worked_example(worked, we_x, we_y),
-        },
-    )
+    return StudyResult(tables=tables)
 
 
 if __name__ == "__main__":

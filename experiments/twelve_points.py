@@ -5,8 +5,10 @@ recover_twelve_points recovered from the document's printed statistics (the docu
 did not survive), under the conventions that recovery settled. Writes the fits on all twelve
 points, the fold table of both models, their summaries (training error, CV, fold s.d., standard
 error), the ratios and differences, the document's verbal claims checked on the table, and how often
-the document's conclusions hold on fresh data y = 2x + noise; draws the data with both fits, the
-degree-5 fit trained without fold 4, the per-fold errors, and the CV difference over fresh data.
+the document's conclusions hold on fresh data y = 2x + noise. Its figures (the data with both fits,
+the degree-5 fit trained without fold 4, the per-fold errors, and the CV difference over fresh data,
+with the document's printed values beside them) are drawn from these tables by its figure rule
+(cvsuite.figures.twelve_points.draw).
 
 Also the document's other sentences about the example: the design of Steps 2-3 (design), the
 numbers behind the sentences about the data (findings), the ranking tested as an inference (paired
@@ -19,10 +21,7 @@ with the printed figures (consistent_tables).
 import numpy as np
 import pandas as pd
 
-from cvsuite.figures import twelve_points as figures
 from cvsuite.methods.fold_statistics import Design
-from cvsuite.published.published_values import read_published_values
-from cvsuite.published.registry import published_value
 from cvsuite.studies import twelve_points as tp
 from cvsuite.studies import twelve_points_by_folds as by_folds
 from cvsuite.studies import twelve_points_findings as tpf
@@ -32,9 +31,6 @@ from cvsuite.studies.document_claims import claims_table
 from cvsuite.studies.recover_twelve_points import recovered_y, settled_convention
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
-# Registry rows drawn as published references in the figures.
-PUBLISHED_FOLD = {4: "oos.twelve.polynomial-fold-4", 3: "oos.twelve.polynomial-fold-3"}
-PUBLISHED_CV_DIFFERENCE = "oos.twelve.cv-difference-cost"
 RECOVERED_DATA = "recovered table (not given in the document)"
 DESIGN_DATA = "the design (no data)"
 EXPECTED_DATA = "exact expectations on fresh data y = a + b x + noise (no table)"
@@ -95,9 +91,6 @@ def main(job: Job) -> StudyResult:
         tp.cv_differences(fresh), params["histogram_bins"], params["histogram_upper_quantile"]
     )
     evidence = evidence.iloc[[0]].assign(**ranking.fresh_ranking_evidence(fresh), data=RECOVERED_DATA)
-
-    registry = read_published_values(job.input.published)
-    published_folds = {fold: published_value(registry, row) for fold, row in PUBLISHED_FOLD.items()}
     return StudyResult(
         tables={
             "fits": fits,
@@ -113,19 +106,6 @@ def main(job: Job) -> StudyResult:
             "expectations_by_folds": expectations.assign(data=EXPECTED_DATA),
             "random_design_expectations": random_designs,
             "consistent_tables": tpf.claims_across_tables(checked).assign(data=CONSISTENT_DATA),
-        },
-        figures={
-            "data_and_fits": figures.data_and_fits(fits, summary, design, slope),
-            "fold4_extrapolation": figures.fold4_extrapolation(fits, design, edge, slope),
-            "fold_errors": figures.fold_errors(folds, summary, contrasts.iloc[0], published_folds),
-            "cv_difference": figures.cv_difference(
-                histogram,
-                robustness,
-                contrasts.iloc[0],
-                published_value(registry, PUBLISHED_CV_DIFFERENCE),
-                noise_sd=noise_sd,
-                slope=slope,
-            ),
         },
         provenance={
             "convention": convention.label,

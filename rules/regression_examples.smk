@@ -36,7 +36,6 @@ rule k_bias:
 rule degree_sweep:
     input:
         code=code_of("experiments/degree_sweep.py"),
-        published=PUBLISHED_VALUES,
     output:
         **study_outputs("degree_sweep"),
     params:

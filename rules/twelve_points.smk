@@ -24,7 +24,6 @@ rule twelve_points:
         table=study("recover_twelve_points").table_path("recovered_table"),
         conventions=study("recover_twelve_points").table_path("conventions"),
         solutions=study("recover_twelve_points").table_path("solutions"),
-        published=PUBLISHED_VALUES,
     output:
         **study_outputs("twelve_points"),
     params:

@@ -6,6 +6,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
+from cvsuite.published.registry import published_value
+
+PRINTED_NORM = "rcv.823.norm-degree-15"  # registry row: the document's ||theta|| at degree 15
 
 
 def _printed_norm_label(solvers: pd.DataFrame, printed: float, best_norm: float, degree: int) -> str:
@@ -64,3 +68,14 @@ def risk_and_norm_by_degree(
         f"{summary['max_degree_expected_over_train']:.0f} times the training risk"
     )
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables and the registry's printed norm (its figure rule,
+    ``cvsuite.workflow.figure_job``)."""
+    sweep, summary, solvers = (inputs.tables[name] for name in ("degree_sweep", "summary", "solvers"))
+    printed = published_value(inputs.published, PRINTED_NORM)
+    n_train = inputs.config["sine_data"]["train_size"]
+    return {
+        "risk_and_norm_by_degree": risk_and_norm_by_degree(sweep, summary.iloc[0], solvers, printed, n_train=n_train)
+    }

@@ -10,6 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.methods.fold_statistics import Convention
 
 
@@ -125,3 +126,16 @@ def convention_screen(screen: pd.DataFrame, settled: Convention) -> Figure:
         f"(over equal folds, pooled CV gives the same figures as the mean of folds: {len(shared)} pairs share a row)"
     )
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    tables, slope = inputs.tables, inputs.config["twelve_observations"]["slope"]
+    summary = tables["summary"].iloc[0]
+    # The summary records the convention the screen settled; reading it there spares the figure the
+    # recovery's search code (settled_convention), whose edits would otherwise redraw it.
+    settled = Convention(summary["fold_error"], summary["cv"], int(summary["fold_sd_ddof"]), summary["training_error"])
+    return {
+        "recovered_table": recovered_table(tables["recovered_table"], tables["solutions"], summary, slope),
+        "convention_screen": convention_screen(tables["conventions"], settled),
+    }

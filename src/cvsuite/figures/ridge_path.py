@@ -7,6 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.studies.ridge_path import worked_example_theta
 
 
@@ -61,3 +62,18 @@ def worked_example(worked: pd.DataFrame, x: np.ndarray, y: np.ndarray) -> Figure
     )
     ax.legend()
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables and the worked example's two points in its config
+    (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    data, params = inputs.config["sine_data"], inputs.config["ridge_path"]
+    we = params["worked_example"]
+    return {
+        "risk_and_norm_path": risk_and_norm_path(
+            inputs.tables["lambda_grid"], inputs.tables["summary"].iloc[0], params["degree"], data["train_size"]
+        ),
+        "worked_example": worked_example(
+            inputs.tables["worked_example"], np.array(we["x"], float), np.array(we["y"], float)
+        ),
+    }

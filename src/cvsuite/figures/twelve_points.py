@@ -7,7 +7,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.methods.fold_statistics import MODELS, Design, least_squares_coefficients, predict
+from cvsuite.published.registry import published_value
+
+# Registry rows drawn as published references in the figures.
+PUBLISHED_FOLD = {4: "oos.twelve.polynomial-fold-4", 3: "oos.twelve.polynomial-fold-3"}
+PUBLISHED_CV_DIFFERENCE = "oos.twelve.cv-difference-cost"
 
 
 def _curve(x_fit, y_fit, degree, x_design, grid):
@@ -188,3 +194,27 @@ def cv_difference(
         f"difference than the example's {contrasts['cv_difference']:.4f}"
     )
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables, its design (config) and the registry's printed
+    values they mark (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    data, params, tables = inputs.config["twelve_observations"], inputs.config["twelve_points"], inputs.tables
+    design = Design.of(data["observations"], data["line_degree"], data["polynomial_degree"], data["folds"])
+    slope, edge = data["slope"], params["edge_fold"]
+    fits, summary, robustness = tables["fits"], tables["summary"], tables["robustness"]
+    contrasts = tables["contrasts"].iloc[0]
+    published_folds = {fold: published_value(inputs.published, row) for fold, row in PUBLISHED_FOLD.items()}
+    return {
+        "data_and_fits": data_and_fits(fits, summary, design, slope),
+        "fold4_extrapolation": fold4_extrapolation(fits, design, edge, slope),
+        "fold_errors": fold_errors(tables["folds"], summary, contrasts, published_folds),
+        "cv_difference": cv_difference(
+            tables["cv_difference_histogram"],
+            robustness,
+            contrasts,
+            published_value(inputs.published, PUBLISHED_CV_DIFFERENCE),
+            noise_sd=robustness["noise_sd"].iloc[0],
+            slope=slope,
+        ),
+    }
