@@ -204,7 +204,6 @@ rule esl_label_free_split:
 rule kohavi_iris_majority:
     input:
         code=code_of("experiments/kohavi_iris_majority.py"),
-        published=PUBLISHED_VALUES,
     output:
         **study_outputs("kohavi_iris_majority"),
     params:
