@@ -256,7 +256,6 @@ rule varma_simon_datasets:
 rule varma_simon_selection_bias:
     input:
         code=code_of("experiments/varma_simon_selection_bias.py"),
-        published=PUBLISHED_VALUES,
         per_dataset=[
             study("varma_simon_datasets").table_path("per_dataset", f"{scenario}/{start}-{stop}")
             for scenario, start, stop in VARMA_SIMON_SHARDS
