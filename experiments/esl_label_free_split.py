@@ -7,15 +7,17 @@ samples: the stump fitted to all samples, the full-data predictor with its split
 each fold, and cross-validation done right. Writes the per-dataset and per-fold results, the
 book-design summary, the statistics the book prints with the standard error of a comparison, the
 open fold construction, Figure 7.11's top panels for one dataset, the document's claim as
-verdicts, the design, and where the book's one-fold error counts fall among ours; draws Figure
-7.11's bottom right and top panels, with the published values read from the registry.
+verdicts, the design, and where the book's one-fold error counts fall among ours (read from the
+registry). Its figures (Figure 7.11's bottom right and top panels, with the published values read
+from the registry) are drawn from these tables by its figure rule
+(cvsuite.figures.esl_label_free_split.draw).
 """
 
 from cvsuite.data.null_predictors import NullDesign, fold_sizes
-from cvsuite.figures import esl_label_free_split as figures
 from cvsuite.published.published_values import read_published_values
 from cvsuite.published.registry import published_value
 from cvsuite.studies.esl_label_free_split import (
+    ONE_FOLD_DRAWS,
     claim_verdicts,
     heldout_draws,
     heldout_error_distribution,
@@ -28,16 +30,6 @@ from cvsuite.studies.esl_label_free_split import (
 )
 from cvsuite.studies.esl_wrong_and_right_way_findings import book_reading_runs
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
-
-# Registry rows drawn as the published references.
-PUBLISHED_CV_ERROR = "esl.7103.cv-error"
-PUBLISHED_REFIT_ERRORS = "esl.7103.fig711.refit-split-errors"
-# Registry rows of figures the book read off one held-out fold, by the statistic they are a draw of.
-ONE_FOLD_DRAWS = {
-    "full_data_predictor_heldout_errors": PUBLISHED_REFIT_ERRORS,
-    "full_data_predictor_heldout_error_percent": "esl.7103.fig711.refit-split-error-percent",
-    "full_data_stump_heldout_errors": "esl.7103.fig711.full-split-errors",
-}
 
 
 def main(job: Job) -> StudyResult:
@@ -62,21 +54,6 @@ def main(job: Job) -> StudyResult:
         marked=params["marked_predictors"],
     )
     claims = read_published_values(job.input.published)
-    cv_error = figures.cv_error_by_procedure(
-        book_design,
-        published,
-        choices,
-        published_value(claims, PUBLISHED_CV_ERROR),
-        null=null,
-        stratified=params["stratified"],
-    )
-    stumps = figures.one_dataset_stumps(
-        one_dataset,
-        published,
-        published_value(claims, PUBLISHED_REFIT_ERRORS),
-        null=null,
-        dataset=params["figure_dataset"],
-    )
     tables = {
         "datasets": per_dataset,
         "heldout_folds": per_fold,
@@ -90,7 +67,7 @@ def main(job: Job) -> StudyResult:
         "setup": setup_table(null, n_folds, book_datasets),
         "printed_draws": heldout_draws(per_fold, {s: published_value(claims, c) for s, c in ONE_FOLD_DRAWS.items()}),
     }
-    return StudyResult(tables=tables, figures={"cv_error_by_procedure": cv_error, "one_dataset_stumps": stumps})
+    return StudyResult(tables=tables)
 
 
 if __name__ == "__main__":

@@ -6,15 +6,17 @@ Out-of-Sample Error" ('Variable selection on the full dataset ...'). Re-simulate
 per-dataset results under every setting, the book-design summary, the statistics the book prints
 with the standard error of a comparison, the held-out correlation histogram (Figure 7.10), the
 open choices, the documents' claims as verdicts, and where the book's one-fold correlations fall
-among ours; draws the CV errors and Figure 7.10, with the published values read from the registry.
+among ours (read from the registry). Its figures (the CV errors and Figure 7.10, with the published
+values read from the registry) are drawn from these tables by its figure rule
+(cvsuite.figures.esl_wrong_and_right_way.draw).
 """
 
 from cvsuite.data.null_predictors import NullDesign, fold_sizes
-from cvsuite.figures import esl_wrong_and_right_way as figures
 from cvsuite.published.published_values import read_published_values
 from cvsuite.published.registry import published_value
 from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings, simulate_wrong_and_right_way
 from cvsuite.studies.esl_wrong_and_right_way_findings import (
+    PUBLISHED,
     book_reading_runs,
     claim_verdicts,
     correlation_draws,
@@ -24,14 +26,6 @@ from cvsuite.studies.esl_wrong_and_right_way_findings import (
     summarise_procedures,
 )
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
-
-# Registry rows drawn as the published references, by the figures' names for them.
-PUBLISHED = {
-    "wrong_way": "esl.7102.wrong-way-cv-error",
-    "true_error": "esl.7102.true-error",
-    "wrong_correlation": "esl.7102.fig710.wrong-way-correlation",
-    "right_correlation": "esl.7102.fig710.right-way-correlation",
-}
 
 
 def main(job: Job) -> StudyResult:
@@ -51,7 +45,6 @@ def main(job: Job) -> StudyResult:
     choices = setting_summary(per_dataset, settings, book_datasets)
     verdicts = claim_verdicts(default_runs, params["verdict_standard_errors"], params["respectable_error_percent"])
     claims = read_published_values(job.input.published)
-    references = {name: published_value(claims, claim) for name, claim in PUBLISHED.items()}
     return StudyResult(
         tables={
             "datasets": per_dataset,
@@ -63,21 +56,10 @@ def main(job: Job) -> StudyResult:
             "verdicts": verdicts,
             "printed_draws": correlation_draws(
                 correlations,
-                {"wrong_way": references["wrong_correlation"], "right_way": references["right_correlation"]},
-            ),
-        },
-        figures={
-            "cv_error_wrong_and_right": figures.cv_error_wrong_and_right(
-                book_design, choices, published, settings, references, null=null, selected=selected
-            ),
-            "heldout_correlations": figures.heldout_correlations(
-                histogram,
-                published,
-                references,
-                null=null,
-                book_datasets=book_datasets,
-                folds=params["folds"],
-                selected=selected,
+                {
+                    "wrong_way": published_value(claims, PUBLISHED["wrong_correlation"]),
+                    "right_way": published_value(claims, PUBLISHED["right_correlation"]),
+                },
             ),
         },
     )

@@ -4,18 +4,14 @@ The majority-class predictor on Iris under leave-one-out (0% in every fold), str
 and shuffled (unstratified) K-fold over many partitions, under each tie-breaking rule. Writes
 the estimates per protocol and rule, every partition's estimate, the folds of each protocol's
 first partition, the class counts and whether deleting an instance always makes its class the
-minority; draws the fold scores and the spread over partitions, with the published leave-one-out
-figure read from the registry.
+minority. Its figure (the fold scores and the spread over partitions, with the published
+leave-one-out figure read from the registry) is drawn from these tables by its figure rule
+(cvsuite.figures.kohavi_iris_majority.draw).
 """
 
-from cvsuite.figures import kohavi_iris_majority as figures
-from cvsuite.published.published_values import read_published_values
-from cvsuite.published.registry import published_value
 from cvsuite.studies.kohavi_iris_majority import class_count_summary, deletion_claims, majority_study
 from cvsuite.workflow.packaged_data import iris_as_shipped
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
-
-PUBLISHED_LOO = "kohavi1995.loo.accuracy"  # registry row drawn as the published reference
 
 
 def main(job: Job) -> StudyResult:
@@ -30,7 +26,6 @@ def main(job: Job) -> StudyResult:
         first_seed=params["first_seed"],
         tie_seed=params["tie_seed"],
     )
-    published_loo = published_value(read_published_values(job.input.published), PUBLISHED_LOO)
     return StudyResult(
         tables={
             "estimates": estimates,
@@ -39,8 +34,6 @@ def main(job: Job) -> StudyResult:
             "dataset": class_count_summary(labels, names),
             "claims": deletion_claims(labels),
         },
-        # The figure shows the first tie-breaking rule; the tables hold every rule.
-        figures={"fold_scores": figures.fold_scores(estimates, runs, folds, params["tie_breaks"][0], published_loo)},
     )
 
 

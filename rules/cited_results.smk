@@ -39,7 +39,6 @@ rule esl_label_free_split:
 rule kohavi_iris_majority:
     input:
         code=code_of("experiments/kohavi_iris_majority.py"),
-        published=PUBLISHED_VALUES,
     output:
         **study_outputs("kohavi_iris_majority"),
     params:
@@ -93,7 +92,6 @@ rule varma_simon_datasets:
 rule varma_simon_selection_bias:
     input:
         code=code_of("experiments/varma_simon_selection_bias.py"),
-        published=PUBLISHED_VALUES,
         per_dataset=[
             study("varma_simon_datasets").table_path("per_dataset", f"{scenario}/{start}-{stop}")
             for scenario, start, stop in VARMA_SIMON_SHARDS

@@ -8,8 +8,11 @@ from matplotlib.figure import Figure
 
 from cvsuite.data.null_predictors import NullDesign
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.figures.marks import replicate_columns
-from cvsuite.studies.esl_label_free_split import PROCEDURES
+from cvsuite.published.registry import published_value
+from cvsuite.studies.esl_label_free_split import PROCEDURES, PUBLISHED_CV_ERROR, PUBLISHED_REFIT_ERRORS
+from cvsuite.studies.esl_wrong_and_right_way_findings import book_reading_runs
 
 LABELS = {
     "full_data_stump": "predictor\nand split\nfrom all 20",
@@ -142,3 +145,29 @@ def one_dataset_stumps(
         f"{int(best['fold_heldout_errors'])} of {test_n} held-out errors"
     )
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables and the published values in the registry (its
+    figure rule, ``cvsuite.workflow.figure_job``)."""
+    params, tables = inputs.config["esl_label_free_split"], inputs.tables
+    null = NullDesign(params["samples"], params["predictors"], params["seed"])
+    _, book_design = book_reading_runs(tables["datasets"], params["datasets"])
+    published = tables["published_statistics"]
+    return {
+        "cv_error_by_procedure": cv_error_by_procedure(
+            book_design,
+            published,
+            tables["settings"],
+            published_value(inputs.published, PUBLISHED_CV_ERROR),
+            null=null,
+            stratified=params["stratified"],
+        ),
+        "one_dataset_stumps": one_dataset_stumps(
+            tables["one_dataset"],
+            published,
+            published_value(inputs.published, PUBLISHED_REFIT_ERRORS),
+            null=null,
+            dataset=params["figure_dataset"],
+        ),
+    }

@@ -8,8 +8,11 @@ from matplotlib.figure import Figure
 
 from cvsuite.data.null_predictors import NullDesign
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.figures.marks import replicate_columns
-from cvsuite.studies.esl_wrong_and_right_way import Setting
+from cvsuite.published.registry import published_value
+from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings
+from cvsuite.studies.esl_wrong_and_right_way_findings import PUBLISHED, book_reading_runs
 
 
 def setting_label(setting: Setting, default: Setting, samples: int) -> str:
@@ -156,3 +159,30 @@ def heldout_correlations(
         f"(expected means of one fold from {int(wrong['replicates'])} folds)"
     )
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables and the published values in the registry (its
+    figure rule, ``cvsuite.workflow.figure_job``)."""
+    params, tables = inputs.config["esl_wrong_and_right_way"], inputs.tables
+    null = NullDesign(params["samples"], params["predictors"], params["seed"])
+    settings = open_choice_settings(
+        Setting(params["selection"], params["stratified"], params["folds"]), params["sensitivity_folds"]
+    )
+    _, book_design = book_reading_runs(tables["datasets"], params["datasets"])
+    published = tables["published_statistics"]
+    references = {name: published_value(inputs.published, claim) for name, claim in PUBLISHED.items()}
+    return {
+        "cv_error_wrong_and_right": cv_error_wrong_and_right(
+            book_design, tables["settings"], published, settings, references, null=null, selected=params["selected"]
+        ),
+        "heldout_correlations": heldout_correlations(
+            tables["heldout_correlation_histogram"],
+            published,
+            references,
+            null=null,
+            book_datasets=params["datasets"],
+            folds=params["folds"],
+            selected=params["selected"],
+        ),
+    }

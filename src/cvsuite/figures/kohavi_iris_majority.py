@@ -7,6 +7,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
+from cvsuite.published.registry import published_value
+
+PUBLISHED_LOO = "kohavi1995.loo.accuracy"  # registry row drawn as the published reference
 
 
 def fold_scores(
@@ -97,3 +101,14 @@ def _per_fold_title(loo: pd.Series, strat: pd.Series) -> str:
         return f"{name} folds differ by {row['fold_range_percent']:.1f} points on average"
 
     return f"Per fold: {scores(loo, 'leave-one-out')},\n{scores(strat, 'stratified')}"
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    tables = inputs.tables
+    # The figure shows the first tie-breaking rule; the tables hold every rule.
+    tie_break = inputs.config["kohavi_iris_majority"]["tie_breaks"][0]
+    published_loo = published_value(inputs.published, PUBLISHED_LOO)
+    return {
+        "fold_scores": fold_scores(tables["estimates"], tables["partitions"], tables["folds"], tie_break, published_loo)
+    }

@@ -8,7 +8,22 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
-from cvsuite.studies.varma_simon_selection_bias import CLASSIFIERS
+from cvsuite.figures.figure_inputs import FigureInputs
+from cvsuite.published.registry import published_value
+
+# The paper's figures drawn as references, by registry row: a published number lives in the registry only.
+PAPER_ROWS = {
+    ("no_difference", "shrunken_centroids"): {
+        "min_cv": "vs2006.table1.sc-min-cv",
+        "nested_cv": "vs2006.nested.sc-null",
+        "true_error": "vs2006.design.null-true-error",
+    },
+    ("no_difference", "svm"): {"min_cv": "vs2006.table1.svm-min-cv", "true_error": "vs2006.design.null-true-error"},
+    ("class_difference", "svm"): {
+        "nested_cv": "vs2006.nested.svm-signal",
+        "true_error": "vs2006.nested.svm-signal-true",
+    },
+}
 
 SHORT_NAMES = {"shrunken_centroids": "shrunken centroids", "svm": "SVM"}
 CLASSIFIER_NAMES = {"shrunken_centroids": "shrunken centroids, 10-fold CV", "svm": "SVM, leave-one-out"}
@@ -38,12 +53,15 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
     the published percentages that exist (from the registry).
     """
     scenarios = list(dict.fromkeys(per_dataset["scenario"]))
+    # In the rows' order, which is the study's order of its classifiers (``gather_shards``): the
+    # study's own list would import its simulation, and scipy with it, into the figure job.
+    classifiers = list(dict.fromkeys(per_dataset["classifier"]))
     fig, axes = style.subplots(
-        len(scenarios), len(CLASSIFIERS), figsize=(10.5, 3 * len(scenarios) + 1.8), squeeze=False, sharex=True
+        len(scenarios), len(classifiers), figsize=(10.5, 3 * len(scenarios) + 1.8), squeeze=False, sharex=True
     )
     jitter = np.random.default_rng(0)  # only spreads overlapping dots; no result depends on it
     for row, scenario in enumerate(scenarios):
-        for col, classifier in enumerate(CLASSIFIERS):
+        for col, classifier in enumerate(classifiers):
             ax = axes[row, col]
             values = per_dataset[(per_dataset["scenario"] == scenario) & (per_dataset["classifier"] == classifier)]
             stats = summary[(summary["scenario"] == scenario) & (summary["classifier"] == classifier)].iloc[0]
@@ -109,6 +127,18 @@ def min_cv_and_nested(per_dataset: pd.DataFrame, summary: pd.DataFrame, paper_pe
             handle.set_alpha(0.6)  # the dots fade as datasets grow many; their entry need not
     fig.suptitle(_suptitle(summary[summary["scenario"] == scenarios[0]], paper_percent.get(scenarios[0], {})))
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables and the paper's figures in the registry (its figure
+    rule, ``cvsuite.workflow.figure_job``)."""
+    paper_percent = {scenario: {} for scenario, _ in PAPER_ROWS}
+    for (scenario, classifier), rows in PAPER_ROWS.items():
+        paper_percent[scenario][classifier] = {
+            key: published_value(inputs.published, claim_id) for key, claim_id in rows.items()
+        }
+    tables = inputs.tables
+    return {"min_cv_and_nested": min_cv_and_nested(tables["per_dataset"], tables["summary"], paper_percent)}
 
 
 def _suptitle(first: pd.DataFrame, paper: dict) -> str:

@@ -28,6 +28,17 @@ from cvsuite.studies.esl_wrong_and_right_way_findings import printed_draw, verdi
 
 PROCEDURES = ("full_data_stump", "full_data_predictor", "cross_validated_stump")
 
+# Registry rows drawn as the figures' published references.
+PUBLISHED_CV_ERROR = "esl.7103.cv-error"
+PUBLISHED_REFIT_ERRORS = "esl.7103.fig711.refit-split-errors"
+# Registry rows of figures the book read off one held-out fold, by the statistic they are a draw of
+# (``heldout_draws``).
+ONE_FOLD_DRAWS = {
+    "full_data_predictor_heldout_errors": PUBLISHED_REFIT_ERRORS,
+    "full_data_predictor_heldout_error_percent": "esl.7103.fig711.refit-split-error-percent",
+    "full_data_stump_heldout_errors": "esl.7103.fig711.full-split-errors",
+}
+
 
 def stump_cross_validation(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> dict:
     """The three estimates on one dataset and one set of folds.

@@ -13,6 +13,15 @@ import pandas as pd
 from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
 from cvsuite.studies.esl_wrong_and_right_way import PROCEDURES, Setting
 
+# The registry rows of the figures the book prints, by name: the held-out correlations are placed
+# among ours (``correlation_draws``), and all four are drawn as the figures' published references.
+PUBLISHED = {
+    "wrong_way": "esl.7102.wrong-way-cv-error",
+    "true_error": "esl.7102.true-error",
+    "wrong_correlation": "esl.7102.fig710.wrong-way-correlation",
+    "right_correlation": "esl.7102.fig710.right-way-correlation",
+}
+
 
 def book_reading_runs(per_dataset: pd.DataFrame, book_datasets: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The runs of setting 0 (the book's reading) over every dataset, and over the book's first
