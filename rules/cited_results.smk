@@ -1,7 +1,9 @@
 # The results the documents cite, re-simulated: The Elements of Statistical Learning's wrong and
 # right way and its label-free split, Kohavi's Iris majority, scikit-learn's nested Iris example,
 # and Varma and Simon (2006), whose scenarios' datasets run in shards (the nested loops, the costly
-# part, in shards of their own) that the study gathers.
+# part, in shards of their own) that the study gathers. A study whose science starts from a printed
+# number (a calibration) takes the registry's printed values as an input; the printed numbers its
+# figures draw are its figure rule's input.
 
 
 rule esl_wrong_and_right_way:

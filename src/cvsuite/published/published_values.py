@@ -1,9 +1,10 @@
 """The printed values alone (registry row id -> the number as printed): what a study reads of the registry.
 
-Nine studies draw a published number as a reference line or start from one (the twelve-point
-recovery's targets, the calibrations). Had they read the whole registry, a typo fixed in a note
-would rerun them; they read this extract instead, which the Snakefile rewrites at parse time only
-when a printed value changes (``extract_text``), so a note's edit reruns the comparison alone.
+Some studies start from a published number (the twelve-point recovery's targets, the calibrations)
+and some figures draw one as a reference line (studies.yaml's ``figures_read_published``). Had they
+read the whole registry, a typo fixed in a note would rerun them; they read this extract instead,
+which the Snakefile rewrites at parse time only when a printed value changes (``extract_text``), so
+a note's edit reruns the comparison alone.
 """
 
 from __future__ import annotations
