@@ -3,10 +3,10 @@
 Fits least-squares polynomials of growing degree to many samples of each size drawn from the
 curved regression of "Regularization and Cross-Validation"; writes squared bias, variance, their sum
 with the noise and the expected training error per size and degree, the best degree per size, and
-the sentences as claims; draws the decomposition against degree.
+the sentences as claims. Its figure (the decomposition against degree) is drawn from the first two
+tables by its figure rule (cvsuite.figures.bias_variance.draw).
 """
 
-from cvsuite.figures import bias_variance as figures
 from cvsuite.studies.bias_variance import BiasVarianceSettings, bias_variance_claims, decomposition, optima
 from cvsuite.studies.document_claims import claims_table
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -17,8 +17,7 @@ def main(job: Job) -> StudyResult:
     table = decomposition(settings)
     best = optima(table)
     return StudyResult(
-        tables={"decomposition": table, "optima": best, "claims": claims_table(bias_variance_claims(table, best))},
-        figures={"decomposition_by_degree": figures.decomposition_by_degree(table, best)},
+        tables={"decomposition": table, "optima": best, "claims": claims_table(bias_variance_claims(table, best))}
     )
 
 

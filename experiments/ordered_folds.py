@@ -3,11 +3,11 @@
 "Cross-Validation", Pitfalls: "With images stored class by class, unshuffled folds can hold out
 whole classes." Writes each data set's CV accuracy, the fold models' true accuracy and the
 classes held out, per scheme and K; their Monte Carlo summaries; the fold-by-class composition of
-the first data set; and the one-row verdict. Draws the compositions and the estimates against K.
+the first data set; and the one-row verdict. Its figure (the compositions and the estimates
+against K) is drawn from these tables by its figure rule (cvsuite.figures.ordered_folds.draw).
 """
 
 from cvsuite.data.gaussian_classes import GaussianClasses
-from cvsuite.figures import ordered_folds as figures
 from cvsuite.studies import ordered_folds as study
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -21,11 +21,7 @@ def main(job: Job) -> StudyResult:
     composition = study.composition_table(p["classes"], p["per_class"], p["folds"], p["first_seed"])
     z = p["decision_standard_errors"]
     verdict = study.ordered_folds_verdict(summary, design, p["folds"], decision_standard_errors=z)
-    figure = figures.fold_composition_and_collapse(composition, summary, verdict.iloc[0])
-    return StudyResult(
-        tables={"runs": runs, "summary": summary, "fold_composition": composition, "verdict": verdict},
-        figures={"fold_composition_and_collapse": figure},
-    )
+    return StudyResult(tables={"runs": runs, "summary": summary, "fold_composition": composition, "verdict": verdict})
 
 
 if __name__ == "__main__":

@@ -2,12 +2,12 @@
 
 "Estimating Out-of-Sample Error", Scaling inside the fold loop against scaling before it, and the
 warning's "A related failure with the same shape". Writes each data set's CV estimate, true error
-and optimism per pipeline, their Monte Carlo summaries per sample size, and the one-row verdict;
-draws the estimates against the truth and the leak against the sample size.
+and optimism per pipeline, their Monte Carlo summaries per sample size, and the one-row verdict. Its
+figure (the estimates against the truth, the leak against the sample size) is drawn from the summary
+and the verdict by its figure rule (cvsuite.figures.preprocessing_leak.draw).
 """
 
 from cvsuite.data.gaussian_regression import RegressionDesign
-from cvsuite.figures import preprocessing_leak as figures
 from cvsuite.studies import preprocessing_leak as study
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -29,8 +29,7 @@ def main(job: Job) -> StudyResult:
     verdict = study.preprocessing_leak_verdict(
         summary, design, p["sample_size"], p["selected"], decision_standard_errors=z
     ).assign(**study.noise_floor_check(runs, p["noise_sd"]))
-    figure = figures.leak_by_step(summary, verdict.iloc[0])
-    return StudyResult(tables={"runs": runs, "summary": summary, "verdict": verdict}, figures={"leak_by_step": figure})
+    return StudyResult(tables={"runs": runs, "summary": summary, "verdict": verdict})
 
 
 if __name__ == "__main__":

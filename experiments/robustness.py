@@ -3,14 +3,17 @@
 Reads the shape-image rows of the document's 40 datasets and of the fresh ones, the document's
 regression sample and the fresh samples; writes one row per conclusion (the document's words,
 the estimate at both scales with its Monte Carlo standard error, held, not held or undecided) and
-Part 1's estimators and the fresh samples' K-bias table at the fresh scale, and draws them.
+Part 1's estimators and the fresh samples' K-bias table at the fresh scale. Its figures are drawn by
+its figure rule (cvsuite.figures.robustness.draw) from the conclusions table and the region each
+criterion passes in at the fresh scale, saved as arrays: a region's limits are computed from the
+datasets (two standard errors of a 40-dataset mean, say), which the table does not hold.
 """
 
 import pandas as pd
 
-from cvsuite.figures import robustness as figures
 from cvsuite.studies.robustness import Evidence, ShapeCriteria, conclusions, side_by_side
 from cvsuite.studies.robustness_estimators import shape_estimators
+from cvsuite.studies.robustness_regions import regions_as_arrays
 from cvsuite.studies.robustness_regression import k_bias_by_k
 from cvsuite.studies.shape_image_datasets import holdout_name, kfold_name
 from cvsuite.workflow.outputs import read_tables
@@ -54,7 +57,7 @@ def main(job: Job) -> StudyResult:
             "shape_estimators": shape_estimators(fresh.estimates, fresh.fold_models, criteria.kfold),
             "k_bias_by_k": k_bias_by_k(fresh.k_bias, fresh.error_sources),
         },
-        figures=figures.conclusion_figures(table, regions),
+        arrays=regions_as_arrays(regions),
     )
 
 

@@ -3,12 +3,12 @@
 "Estimating Out-of-Sample Error", Random folds against a temporal holdout, on daily sales. Writes
 each simulated series' three error figures, their Monte Carlo summaries per AR coefficient and per
 exclusion radius and with each held-out day's future withheld, one example series with both
-procedures' predictions, and the one-row verdict; draws the example, the errors against phi and
-the errors against the exclusion radius.
+procedures' predictions, and the one-row verdict. Its figure (the example, the errors against phi
+and the errors against the exclusion radius) is drawn from these tables by its figure rule
+(cvsuite.figures.temporal_holdout.draw).
 """
 
 from cvsuite.data.daily_sales import SalesProcess
-from cvsuite.figures import temporal_holdout as figures
 from cvsuite.studies import temporal_holdout as study
 from cvsuite.studies.temporal_holdout_verdict import temporal_holdout_verdict
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -49,9 +49,6 @@ def main(job: Job) -> StudyResult:
         scores_only_later=study.scores_only_later_days(days, splits),
     )
     example = study.example_series(process, design, p["ar_coefficient"], p["first_seed"])
-    figure = figures.random_folds_against_temporal_holdout(
-        example, by_phi, by_radius, future_withheld, verdict.iloc[0], n_cuts=len(p["cut_fractions"])
-    )
     return StudyResult(
         tables={
             "series_errors": errors,
@@ -60,8 +57,7 @@ def main(job: Job) -> StudyResult:
             "future_withheld": future_withheld,
             "example_series": example,
             "verdict": verdict,
-        },
-        figures={"random_folds_against_temporal_holdout": figure},
+        }
     )
 
 

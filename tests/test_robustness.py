@@ -23,7 +23,9 @@ from cvsuite.studies.robustness_estimators import (
     truth_correlation_conclusions,
     z_score,
 )
+from cvsuite.studies.robustness_regions import regions_as_arrays, regions_from_arrays
 from cvsuite.studies.shape_image_datasets import BALANCED_LOO
+from cvsuite.workflow.outputs import write_arrays, write_table
 
 CRITERIA = ShapeCriteria(
     holdout="holdout 20%", kfold="5-fold", almost_every=0.8, bootstrap=20, bootstrap_seed=0, document_datasets=40
@@ -202,6 +204,36 @@ def test_a_pass_region_reads_intervals_bars_and_exact_values():
         bar="around", reference=0.5
     ).holds(0.35, 0.05)
     assert PassRegion(low=0.0, high=0.0).holds(0.0, 0.0) and not PassRegion(low=0.0, high=0.0).holds(1e-12, 0.0)
+
+
+def test_the_saved_regions_read_back_as_the_regions_drawn(tmp_path):
+    # The figure job draws the regions from the .npz the study job wrote; an open limit (None) and a
+    # NaN one (one dataset's standard error) are drawn differently, so both must come back as they were.
+    regions = {
+        "interval": PassRegion(low=-0.019672521797635553, high=0.019672521797635553),
+        "open_right": PassRegion(low=0.8),
+        "open_left": PassRegion(high=-0.09793662020772652),
+        "undefined": PassRegion(low=float("nan"), high=float("nan")),
+        "exact": PassRegion(low=0.0, high=0.0),
+        "above": PassRegion(bar="above", reference=0.5, standard_errors=3.0),
+        "around": PassRegion(bar="around", reference=0.0),
+    }
+    write_arrays(regions_as_arrays(regions), tmp_path / "figure_arrays.npz")
+    with np.load(tmp_path / "figure_arrays.npz", allow_pickle=False) as saved:
+        back = regions_from_arrays({name: saved[name] for name in saved.files})
+    # repr, not ==: NaN equals nothing, and repr tells None from NaN and keeps every digit.
+    assert [(name, repr(region)) for name, region in back.items()] == [(n, repr(r)) for n, r in regions.items()]
+    assert regions_from_arrays(regions_as_arrays({})) == {}
+
+
+def test_the_figures_read_the_verdicts_back_as_the_study_gave_them(tmp_path):
+    from cvsuite.figures.robustness import _verdict
+
+    held = [True, False, UNDECIDED]
+    write_table(pd.DataFrame({"held": held}), tmp_path / "mixed.csv")
+    assert pd.read_csv(tmp_path / "mixed.csv")["held"].map(_verdict).tolist() == held
+    write_table(pd.DataFrame({"held": [True, False]}), tmp_path / "decided.csv")
+    assert pd.read_csv(tmp_path / "decided.csv")["held"].map(_verdict).tolist() == [True, False]
 
 
 def test_k_order_conclusions_read_the_training_size_bias_and_the_whole_error_beside_it():

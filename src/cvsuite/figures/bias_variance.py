@@ -6,6 +6,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 
 
 def decomposition_by_degree(table: pd.DataFrame, best: pd.DataFrame) -> Figure:
@@ -45,3 +46,8 @@ def decomposition_by_degree(table: pd.DataFrame, best: pd.DataFrame) -> Figure:
     degrees = ", ".join(str(int(optimum[n])) for n in sizes)
     fig.suptitle(f"The sum is least at an intermediate degree, which rises with n: {degrees}")
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    return {"decomposition_by_degree": decomposition_by_degree(inputs.tables["decomposition"], inputs.tables["optima"])}

@@ -8,6 +8,7 @@ from matplotlib.colors import PowerNorm
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.studies.ordered_folds import SCHEMES
 
 LABELS = {
@@ -164,3 +165,10 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
 def _span(counts) -> str:
     low, high = int(counts.min()), int(counts.max())
     return str(low) if low == high else f"{low}–{high}"
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    tables = inputs.tables
+    figure = fold_composition_and_collapse(tables["fold_composition"], tables["summary"], tables["verdict"].iloc[0])
+    return {"fold_composition_and_collapse": figure}

@@ -7,6 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.studies.preprocessing_leak import PIPELINES
 
 LABELS = {
@@ -81,3 +82,8 @@ def leak_by_step(summary: pd.DataFrame, verdict: pd.Series) -> Figure:
         f"{selection} for selecting predictors ({int(verdict['datasets'])} data sets per n)"
     )
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    return {"leak_by_step": leak_by_step(inputs.tables["summary"], inputs.tables["verdict"].iloc[0])}

@@ -13,8 +13,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.published.comparison import UNDECIDED
-from cvsuite.studies.robustness import PassRegion
+from cvsuite.studies.robustness_regions import PassRegion, regions_from_arrays
 
 SCALES = (  # (columns' prefix, label, colour, row)
     ("document", "at the document's scale", "0.55", 0),
@@ -165,3 +166,16 @@ def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion], topic: str)
         f"{len(table)} conclusions hold on fresh datasets\n(grey: the document's own scale; black: fresh datasets)"
     )
     return fig
+
+
+def _verdict(held):
+    """A verdict as the study gave it: read back from CSV, True and False are text when the column
+    also holds UNDECIDED, and text is what ``_title`` takes for undecided."""
+    return held == "True" if isinstance(held, str) and held != UNDECIDED else held
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its conclusions table and the criteria's regions it saved as arrays
+    (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    table = inputs.tables["conclusions"]
+    return conclusion_figures(table.assign(held=table["held"].map(_verdict)), regions_from_arrays(inputs.arrays))

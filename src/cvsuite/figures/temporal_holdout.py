@@ -7,6 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 
 # The truly next period, which the holdout tracks: wide and pale under the holdout's curve.
 NEXT_PERIOD = {"color": style.TRUTH, "linewidth": 3.0, "alpha": 0.5, "mfc": "white"}
@@ -158,3 +159,17 @@ def random_folds_against_temporal_holdout(
         f"{why} ({int(verdict['series'])} series)"
     )
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    tables = inputs.tables
+    figure = random_folds_against_temporal_holdout(
+        tables["example_series"],
+        tables["by_ar_coefficient"],
+        tables["by_exclusion_radius"],
+        tables["future_withheld"],
+        tables["verdict"].iloc[0],
+        n_cuts=len(inputs.config["temporal_holdout"]["cut_fractions"]),
+    )
+    return {"random_folds_against_temporal_holdout": figure}
