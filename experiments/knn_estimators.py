@@ -6,13 +6,14 @@ the scikit-learn cross-check; then the Example's design, its estimators' trainin
 estimators compared pair by pair, their correlation with the truth, each estimate's error split into
 training size and validation (with a class-balanced leave-one-out), and the document's claims
 about Part 1 and the arithmetic it states (from the numbers it cites, read from the registry);
-draws the shapes, the error distributions and the repartition spread.
+and the first image of each class in the study's first dataset. Its figures (the shapes, the error
+distributions, the repartition spread) are drawn from these by its figure rule
+(cvsuite.figures.knn_estimators.draw).
 """
 
 import numpy as np
 
 from cvsuite.data.shape_images import draw_shape_images
-from cvsuite.figures import knn_estimators as figures
 from cvsuite.published.published_values import read_published_values
 from cvsuite.published.registry import published_value
 from cvsuite.studies.cross_validation_arithmetic import (
@@ -92,9 +93,11 @@ def main(job: Job) -> StudyResult:
         part_one_claims(evidence) + bias_source_claims(fold_models, source_differences, names) + arithmetic
     )
 
-    # The shapes figure shows the first dataset of the study as it was drawn.
+    # The shapes figure shows the first dataset of the study as it was drawn: its figure job gets
+    # the images it shows rather than redrawing a dataset.
     first = blocks["shape_images"]["first_seed"]
     sample, sample_labels = draw_shape_images(images["per_class"], np.random.default_rng(first), settings.design)
+    examples = np.stack([sample[np.flatnonzero(sample_labels == c)[0]] for c in range(len(settings.design.masks()))])
 
     return StudyResult(
         tables={
@@ -113,13 +116,7 @@ def main(job: Job) -> StudyResult:
             "bias_source_differences": source_differences,
             "claims": claims,
         },
-        figures={
-            "shapes": figures.shapes(settings.design.masks(), sample, sample_labels, first),
-            "estimator_errors": figures.estimator_errors(estimates, summary, names, p1["sigma"], p1["k"]),
-            "repartition_spread": figures.repartition_spread(
-                repartitions, estimates, p1["repartition_seed"], p1["repartitions"]
-            ),
-        },
+        arrays={"example_images": examples},
     )
 
 

@@ -3,11 +3,11 @@
 Gathers the shards' selection rows; writes the document's Part 2 block (the whole grid) and how
 optimism and nested error grow with the number of candidates, and the document's claim that the
 winner's score is biased upward, and how robust the CV ranking of the candidates is beside the
-winner's value; draws the per-dataset estimates against the truth and optimism
-against the number of candidates.
+winner's value. Its figures (the per-dataset estimates against the truth, optimism against the
+number of candidates) are drawn from these tables by its figure rule
+(cvsuite.figures.nested_optimism.draw).
 """
 
-from cvsuite.figures import nested_optimism as figures
 from cvsuite.studies.nested_optimism import (
     candidate_growth,
     growth_findings,
@@ -34,12 +34,6 @@ def main(job: Job) -> StudyResult:
             "growth_findings": growth_findings(selection),
             "ranking": ranking,
             "claims": selection_claims(summary, ranking),
-        },
-        figures={
-            "estimates_against_truth": figures.estimates_against_truth(
-                selection[selection["n_candidates"] == full], full
-            ),
-            "optimism_by_candidates": figures.optimism_by_candidates(growth),
         },
     )
 

@@ -4,8 +4,9 @@ Iris, an RBF support vector classifier, a 3 x 2 grid of (C, gamma), 30 trials of
 inner and outer loops, run by cvsuite.methods.nested_selection under each pair of combining rules
 (GridSearchCV's unweighted mean of fold scores, or pooled hits over all held-out items). Writes
 every trial's scores, the gallery's two printed statistics per pair of rules, and the optimism
-beside the shape-image study's; draws the gallery's two figures, the effect of pooling, and the
-side-by-side optimism.
+beside the shape-image study's. Its figures (the gallery's two, the effect of pooling, the
+side-by-side optimism) are drawn from these tables, with the gallery's printed numbers as
+references, by its figure rule (cvsuite.figures.sklearn_nested_iris.draw).
 """
 
 import hashlib
@@ -16,14 +17,9 @@ import sklearn
 from sklearn.datasets import load_iris  # ships with scikit-learn: no download
 from sklearn.svm import SVC
 
-from cvsuite.figures import sklearn_nested_iris as figures
 from cvsuite.methods.nested_selection import estimator_scorer, parameter_grid
-from cvsuite.published.published_values import read_published_values
-from cvsuite.published.registry import published_value
 from cvsuite.studies.sklearn_nested_iris import (
-    PUBLISHED_REFERENCES,
     difference_summary,
-    fold_sizes,
     gallery_trials,
     iris_beside_shape_images,
 )
@@ -61,21 +57,12 @@ def main(job: Job) -> StudyResult:
         shape_items=params["shape_images_items"],
     )
 
-    claims = read_published_values(job.input.published)
-    published = {name: published_value(claims, claim) for name, claim in PUBLISHED_REFERENCES.items()}
-    sizes = fold_sizes(len(y), params["outer_folds"], params["inner_folds"])
     return StudyResult(
         tables={
             "trials": trials,
             "summary": summary,
             "optimism_by_replicate": by_replicate,
             "optimism_side_by_side": side_by_side,
-        },
-        figures={
-            "scores_by_trial": figures.scores_by_trial(gallery),
-            "difference_by_trial": figures.difference_by_trial(gallery, summary, reference, published),
-            "combining_rules": figures.combining_rules(trials, summary, reference, published, sizes),
-            "optimism_side_by_side": figures.optimism_side_by_side(by_replicate, side_by_side),
         },
         provenance={
             "inputs": {

@@ -57,7 +57,6 @@ rule sklearn_nested_iris:
     input:
         code=code_of("experiments/sklearn_nested_iris.py"),
         shape_images=study("nested_optimism").table_path("per_dataset"),
-        published=PUBLISHED_VALUES,
     output:
         **study_outputs("sklearn_nested_iris"),
     params:

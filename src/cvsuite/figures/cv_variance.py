@@ -7,6 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 
 TERM_COLOURS = ("#9ecae1", "#fdae6b", "#a1d99b")
 STEP = 0.2  # horizontal offset of each term's bar within its group
@@ -114,3 +115,10 @@ def variance_by_k(table: pd.DataFrame, sigma: float, k: int, differences: pd.Dat
     finding += f"\n({setting})"
     fig.suptitle(finding)
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    params = inputs.config["cv_variance"]
+    table, differences = inputs.tables["decomposition"], inputs.tables["differences"]
+    return {"variance_by_k": variance_by_k(table, params["sigma"], params["k"], differences)}

@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from cvsuite.data.shape_images import SHAPE_NAMES
+from cvsuite.data.shape_images import SHAPE_NAMES, ShapeImageDesign
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 
 
 def shapes(masks: np.ndarray, images: np.ndarray, labels: np.ndarray, seed: int) -> Figure:
@@ -115,3 +116,26 @@ def repartition_spread(
     ax.set(xlabel="estimated accuracy (one point per partition)", ylabel="estimator", title=title)
     style.figure_legend(fig)
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables and the first image of each class of its first
+    dataset (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    shape_images, p1 = inputs.config["shape_images"], inputs.config["knn_estimators"]
+    estimates, summary = inputs.tables["per_dataset"], inputs.tables["summary"]
+    # The summary has one row per estimator, in the study's draw order.
+    names = list(summary["estimator"])
+    # One image per class, in label order: image c is its class c's first.
+    examples = inputs.arrays["example_images"]
+    return {
+        "shapes": shapes(
+            ShapeImageDesign.from_config(shape_images["images"]).masks(),
+            examples,
+            np.arange(len(examples)),
+            shape_images["first_seed"],
+        ),
+        "estimator_errors": estimator_errors(estimates, summary, names, p1["sigma"], p1["k"]),
+        "repartition_spread": repartition_spread(
+            inputs.tables["repartitions"], estimates, p1["repartition_seed"], p1["repartitions"]
+        ),
+    }

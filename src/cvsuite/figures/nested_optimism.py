@@ -7,6 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
 
 
 def estimates_against_truth(rows: pd.DataFrame, full: int) -> Figure:
@@ -67,3 +68,13 @@ def optimism_by_candidates(growth: pd.DataFrame) -> Figure:
     ax.set(xlabel="number of candidate settings (log scale)", ylabel="mean over datasets (accuracy)", title=title)
     style.figure_legend(fig)
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    grid, selection = inputs.config["shape_images"]["grid"], inputs.tables["per_dataset"]
+    full = len(grid["sigmas"]) * len(grid["ks"])  # the document's selection: the whole grid
+    return {
+        "estimates_against_truth": estimates_against_truth(selection[selection["n_candidates"] == full], full),
+        "optimism_by_candidates": optimism_by_candidates(inputs.tables["candidates"]),
+    }

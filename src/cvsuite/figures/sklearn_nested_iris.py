@@ -7,6 +7,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
+from cvsuite.figures.figure_inputs import FigureInputs
+from cvsuite.published.registry import published_value
+from cvsuite.studies.sklearn_nested_iris import PUBLISHED_REFERENCES, fold_sizes
 
 
 def scores_by_trial(gallery: pd.DataFrame) -> Figure:
@@ -174,3 +177,22 @@ def optimism_side_by_side(by_replicate: pd.DataFrame, side_by_side: pd.DataFrame
     )
     style.figure_legend(fig)
     return fig
+
+
+def draw(inputs: FigureInputs) -> dict[str, Figure]:
+    """The study's figures, from its saved tables and the gallery's printed numbers in the registry
+    (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    params, trials, summary = inputs.config["sklearn_nested_iris"], inputs.tables["trials"], inputs.tables["summary"]
+    reference = params["reference_combine"]
+    gallery = trials[(trials["inner_combine"] == reference) & (trials["outer_combine"] == reference)]
+    published = {name: published_value(inputs.published, claim) for name, claim in PUBLISHED_REFERENCES.items()}
+    side_by_side = inputs.tables["optimism_side_by_side"]
+    # Iris's items, which the folds' sizes follow, as the side-by-side table records them.
+    items = int(side_by_side.loc[side_by_side["study"].str.startswith("iris"), "n_items"].iloc[0])
+    sizes = fold_sizes(items, params["outer_folds"], params["inner_folds"])
+    return {
+        "scores_by_trial": scores_by_trial(gallery),
+        "difference_by_trial": difference_by_trial(gallery, summary, reference, published),
+        "combining_rules": combining_rules(trials, summary, reference, published, sizes),
+        "optimism_side_by_side": optimism_side_by_side(inputs.tables["optimism_by_replicate"], side_by_side),
+    }
