@@ -13,7 +13,7 @@ from the registry) are drawn from these tables by its figure rule
 (cvsuite.figures.esl_label_free_split.draw).
 """
 
-from cvsuite.data.null_predictors import NullDesign, fold_sizes
+from cvsuite.data.null_predictors import NullDesign
 from cvsuite.published.published_values import read_published_values
 from cvsuite.published.registry import published_value
 from cvsuite.studies.esl_label_free_split import (
@@ -28,7 +28,7 @@ from cvsuite.studies.esl_label_free_split import (
     simulate_label_free_split,
     summarise_procedures,
 )
-from cvsuite.studies.esl_wrong_and_right_way_findings import book_reading_runs
+from cvsuite.studies.esl_wrong_and_right_way_findings import book_reading_runs, fold_sizes
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 

@@ -11,7 +11,7 @@ values read from the registry) are drawn from these tables by its figure rule
 (cvsuite.figures.esl_wrong_and_right_way.draw).
 """
 
-from cvsuite.data.null_predictors import NullDesign, fold_sizes
+from cvsuite.data.null_predictors import NullDesign
 from cvsuite.published.published_values import read_published_values
 from cvsuite.published.registry import published_value
 from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings, simulate_wrong_and_right_way
@@ -21,6 +21,7 @@ from cvsuite.studies.esl_wrong_and_right_way_findings import (
     claim_verdicts,
     correlation_draws,
     correlation_histogram,
+    fold_sizes,
     published_statistics,
     setting_summary,
     summarise_procedures,

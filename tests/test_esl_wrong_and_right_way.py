@@ -14,6 +14,7 @@ from cvsuite.studies.esl_wrong_and_right_way_findings import (
     claim_verdicts,
     correlation_draws,
     correlation_histogram,
+    fold_sizes,
     printed_draw,
     published_statistics,
 )
@@ -195,3 +196,15 @@ def test_a_printed_one_fold_correlation_is_placed_among_our_one_fold_means():
     table = correlation_draws(correlations, {"wrong_way": 0.3, "right_way": 0.0}).set_index("statistic")
     assert table.loc["wrong_way_mean_heldout_correlation", "share_below_percent"] == 50.0
     assert table.loc["right_way_mean_heldout_correlation", "share_equal_percent"] == 50.0
+
+
+def test_fold_sizes_of_twenty_samples_in_three_folds():
+    row = fold_sizes(20, 3).iloc[0].to_dict()
+    assert row == {
+        "samples": 20,
+        "folds": 3,
+        "validation_size_min": 6,
+        "validation_size_max": 7,
+        "train_size_min": 13,
+        "train_size_max": 14,
+    }

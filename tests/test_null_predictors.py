@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from cvsuite.data.null_predictors import NullDesign, balanced_labels, fold_sizes
+from cvsuite.data.null_predictors import NullDesign, balanced_labels
 
 
 def test_balanced_labels_refuse_an_odd_sample_size():
@@ -30,15 +30,3 @@ def test_a_dataset_is_the_same_draw_whatever_the_number_of_datasets():
     for d in range(2):
         assert np.array_equal(few[d].x, many[d].x) and np.array_equal(few[d].order, many[d].order)
     assert not np.array_equal(many[0].x, many[1].x)
-
-
-def test_fold_sizes_of_twenty_samples_in_three_folds():
-    row = fold_sizes(20, 3).iloc[0].to_dict()
-    assert row == {
-        "samples": 20,
-        "folds": 3,
-        "validation_size_min": 6,
-        "validation_size_max": 7,
-        "train_size_min": 13,
-        "train_size_max": 14,
-    }

@@ -8,7 +8,6 @@ import yaml
 from twelve_points_cases import DESIGN, MSE, RECOVERED_Y, X, brute_force_sums_of_squares, noisy_table, printed_from
 
 from cvsuite.methods.fold_statistics import Convention, conventions_grid
-from cvsuite.methods.table_search import broad_starts
 from cvsuite.methods.table_symmetries import table_class
 from cvsuite.published.printed_numbers import parse_printed, write_as_printed
 from cvsuite.published.printed_targets import PrintedTargets
@@ -24,6 +23,7 @@ from cvsuite.studies.recover_twelve_points import (
     settled_convention,
     short_tables,
 )
+from cvsuite.studies.recover_twelve_points_search import broad_starts
 
 ROOT = Path(__file__).resolve().parents[1]
 PRINTED_ROWS = yaml.safe_load((ROOT / "config.yaml").read_text())["recover_twelve_points"]["printed"]

@@ -12,9 +12,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
-
-from cvsuite.methods.folds import fold_size_range
 
 
 def balanced_labels(n: int) -> np.ndarray:
@@ -83,10 +80,3 @@ class NullDesign:
         """Datasets 0, 1, ..., ``count`` - 1, one at a time."""
         for index in range(count):
             yield self.dataset(index)
-
-
-def fold_sizes(samples: int, n_folds: int) -> pd.DataFrame:
-    """Sizes of the held-out folds and training sets when the N samples are cut into K folds, as one
-    row: the folds of ESL §7.10.2 step 1 ("Divide the samples into K cross-validation folds"), which
-    §7.10.3 reuses. Both constructions of ``permutation_folds`` have these sizes."""
-    return pd.DataFrame([fold_size_range(samples, n_folds)])

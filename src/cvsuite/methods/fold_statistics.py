@@ -9,7 +9,7 @@ sum, ddof, ...) is a ``Convention``, because the document fixes only part of it.
 Every statistic is a quadratic form in y: a least-squares residual, fitted on all points or on the
 points outside a fold and evaluated on the fold, is a linear map of y (``sum_of_squares_forms``).
 That makes the statistics of many tables one batched computation (``fold_statistics``), and their
-gradient in y cheap (``cvsuite.methods.table_search``).
+gradient in y cheap (``cvsuite.studies.recover_twelve_points_search``).
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def statistics_from_sums(q, design: Design, convention: Convention) -> dict:
     sums of squares ``q`` (..., M, 1 + K): the only place the conventions are applied.
 
     The fold s.d. is written out (not ``numpy.std``) because its ddof is a convention, and so that
-    ``cvsuite.methods.table_search`` can differentiate the very same arithmetic.
+    ``cvsuite.studies.recover_twelve_points_search`` can differentiate the very same arithmetic.
     """
     n, k = design.n, len(design.folds)
     params = np.array([d + 1 for d in design.degrees], dtype=float)

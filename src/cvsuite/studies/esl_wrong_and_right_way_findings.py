@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cvsuite.methods.folds import fold_size_range
 from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
 from cvsuite.studies.esl_wrong_and_right_way import PROCEDURES, Setting
 
@@ -244,3 +245,10 @@ def verdict_table(rows, datasets: int) -> pd.DataFrame:
             for c, v, crit, val, z in rows
         ]
     )
+
+
+def fold_sizes(samples: int, n_folds: int) -> pd.DataFrame:
+    """Sizes of the held-out folds and training sets when the N samples are cut into K folds, as one
+    row: the folds of ESL §7.10.2 step 1 ("Divide the samples into K cross-validation folds"), which
+    §7.10.3 reuses. Both constructions of ``permutation_folds`` have these sizes."""
+    return pd.DataFrame([fold_size_range(samples, n_folds)])

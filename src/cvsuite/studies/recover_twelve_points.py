@@ -26,7 +26,9 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.fold_statistics import Convention, Design, statistic_values
-from cvsuite.methods.table_search import (
+from cvsuite.methods.table_symmetries import align_to, line_complement_basis
+from cvsuite.published.printed_targets import PrintedTargets, arithmetic_problems, printed_check
+from cvsuite.studies.recover_twelve_points_search import (
     SearchResult,
     broad_starts,
     lattice_neighbours,
@@ -35,8 +37,6 @@ from cvsuite.methods.table_search import (
     short_decimal_tables,
     spread_over_solutions,
 )
-from cvsuite.methods.table_symmetries import align_to, line_complement_basis
-from cvsuite.published.printed_targets import PrintedTargets, arithmetic_problems, printed_check
 
 RECOVERED_NOTE = (
     "recovered from the statistics printed in 'Estimating Out-of-Sample Error' (worked example) "

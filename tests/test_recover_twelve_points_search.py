@@ -5,7 +5,9 @@ import pytest
 from twelve_points_cases import DESIGN, MSE, X, noisy_table, printed_from
 
 from cvsuite.methods.fold_statistics import statistic_values
-from cvsuite.methods.table_search import (
+from cvsuite.methods.table_symmetries import line_complement_basis, table_class
+from cvsuite.published.printed_targets import misses_in_printed_units
+from cvsuite.studies.recover_twelve_points_search import (
     SearchObjective,
     broad_starts,
     lattice_neighbours,
@@ -14,8 +16,6 @@ from cvsuite.methods.table_search import (
     short_decimal_tables,
     spread_over_solutions,
 )
-from cvsuite.methods.table_symmetries import line_complement_basis, table_class
-from cvsuite.published.printed_targets import misses_in_printed_units
 
 
 def test_search_objective_jacobian_matches_finite_differences():
