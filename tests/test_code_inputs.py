@@ -1,7 +1,7 @@
 """Each rule's code inputs: the library files its entry point imports, transitively (code_inputs)."""
 
 from conftest import ROOT
-from cvsuite.workflow.code_inputs import DATA, code_inputs, imported_modules
+from cvsuite.workflow.code_inputs import DATA, code_inputs, figure_code_inputs, imported_modules
 
 SRC = ROOT / "src"
 
@@ -10,14 +10,24 @@ def test_a_simulation_shard_does_not_depend_on_code_it_never_imports():
     shard = code_inputs(SRC, ROOT / "experiments" / "shape_image_datasets.py")
     assert "src/cvsuite/methods/knn.py" in shard and "src/cvsuite/data/shape_images.py" in shard
     assert "src/cvsuite/methods/ridge.py" not in shard
-    assert not any(path.startswith("src/cvsuite/published/") for path in shard)
+    # Of the published layer, only the column patterns every job checks its tables against.
+    published = {path for path in shard if path.startswith("src/cvsuite/published/")}
+    assert published == {"src/cvsuite/published/__init__.py", "src/cvsuite/published/column_patterns.py"}
+
+
+def test_a_study_does_not_depend_on_its_figures_and_its_figure_job_on_no_science_it_does_not_draw():
+    study = code_inputs(SRC, ROOT / "experiments" / "k_bias.py")
+    assert not any(path.startswith("src/cvsuite/figures/") for path in study)
+    drawing = figure_code_inputs(SRC, ROOT / "experiments" / "draw_figures.py", "k_bias")
+    assert {"src/cvsuite/figures/k_bias.py", "src/cvsuite/figures/layout_checks.py"} <= set(drawing)
+    assert "src/cvsuite/studies/k_bias.py" not in drawing
 
 
 def test_lazy_imports_and_package_inits_count():
-    # study_job imports the layout checks inside a function, only when a study draws.
-    assert "cvsuite.figures.layout_checks" in imported_modules(SRC / "cvsuite" / "workflow" / "study_job.py", "x")
+    # figure_job imports the registry's extract inside a function, only for figures that draw it.
+    assert "cvsuite.published.published_values" in imported_modules(SRC / "cvsuite" / "workflow" / "figure_job.py", "x")
     inputs = code_inputs(SRC, ROOT / "experiments" / "k_bias.py")
-    assert {"src/cvsuite/__init__.py", "src/cvsuite/figures/__init__.py", "src/cvsuite/figures/k_bias.py"} <= set(
+    assert {"src/cvsuite/__init__.py", "src/cvsuite/studies/__init__.py", "src/cvsuite/studies/k_bias.py"} <= set(
         inputs
     )
 
