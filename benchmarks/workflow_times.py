@@ -18,8 +18,9 @@ Run from the repository root:  .venv/bin/python benchmarks/workflow_times.py [--
    and a bare `pytest` alone, the README's second command;
 4. the machine: processor, cores, memory, load when the run started, Python and package versions.
 
-Writes benchmarks/timings.json. The README's "Time" section quotes these numbers and a test
-(tests/test_packaging.py) checks that it quotes exactly them: no time in the README is a guess.
+Writes benchmarks/timings.json. docs/time.md quotes these numbers, and the README's Quick start the
+tests' times rounded; a test (tests/test_packaging.py) checks that they quote exactly them: no time
+in the README or docs/time.md is a guess.
 """
 
 from __future__ import annotations
@@ -226,9 +227,9 @@ README_TIMES = "tests/test_packaging.py::test_the_readme_states_the_measured_tim
 
 def time_pytest(*options: str, env: dict | None = None) -> dict:
     """One pytest run from the repository root, timed. The one test that reads this file's result is
-    left out: it holds the README to the times measured here, which do not exist until this run ends.
-    It is left out through PYTEST_ADDOPTS, so that the pytest the Quick start test runs in a fresh
-    clone (which reads the clone's committed times) leaves it out too."""
+    left out: it holds the README and docs/time.md to the times measured here, which do not exist
+    until this run ends. It is left out through PYTEST_ADDOPTS, so that the pytest the Quick start
+    test runs in a fresh clone (which reads the clone's committed times) leaves it out too."""
     start = time.perf_counter()
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options],

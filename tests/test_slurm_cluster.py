@@ -1,7 +1,7 @@
 """The cluster profile on a real SLURM: jobs submitted with sbatch give the laptop's tables, byte for byte.
 
 The cluster is the one `sinfo` reaches, if any (its partition and account from SBATCH_PARTITION and
-SBATCH_ACCOUNT, as in the README). Otherwise, only when CVSUITE_START_SLURM is set (.ci/run sets it
+SBATCH_ACCOUNT, as in docs/cluster.md). Otherwise, only when CVSUITE_START_SLURM is set (.ci/run sets it
 where it can), tests/cluster/local-slurm installs Debian's packages, starts a one-node cluster on
 this machine (root, with apt) and stops it after; then a cluster that cannot start fails the tests.
 Without the switch they skip, saying why: a test run never installs packages or starts daemons unasked.

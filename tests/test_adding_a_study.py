@@ -1,0 +1,220 @@
+"""docs/adding-a-study.md lists every file a new study touches; this holds the list to the tests' rules.
+
+Both ways: every path the list names is there for every study in studies.yaml (its name put in for
+``<name>``, each figure for ``<figure>``, each simulation step for ``<step>``), and every file that
+the suite's checks over all studies require is named in the list. A new per-study check elsewhere
+belongs in ``ENFORCED`` below, and its file in the list, so the list stays the whole story.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from cvsuite.workflow.catalog import _STUDY_KEYS, Study, load_catalog
+
+DOC = ROOT / "docs" / "adding-a-study.md"
+CATALOG = load_catalog(ROOT / "studies.yaml")
+STUDIES = [CATALOG.studies[name] for name in sorted(CATALOG.studies)]
+STEPS = [CATALOG.steps[name] for name in sorted(CATALOG.steps)]
+
+
+def listed_lines() -> dict[str, str]:
+    """Each path the doc lists (a list item that opens with a path in backticks) -> its lines' text."""
+    lines = {}
+    for path, text in re.findall(r"^\s*(?:\d+\.|[-*])\s+`([^`]+)`(.*)$", DOC.read_text(encoding="utf-8"), re.M):
+        lines[path] = lines.get(path, "") + text
+    return lines
+
+
+LISTED = listed_lines()
+
+
+def rule_texts() -> dict[str, str]:
+    """The Snakefile and every file of rules/, by path: the rules are read from all of them, since the
+    Snakefile includes rules/*.smk."""
+    files = [ROOT / "Snakefile", *sorted((ROOT / "rules").glob("*.smk"))]
+    return {p.relative_to(ROOT).as_posix(): p.read_text(encoding="utf-8") for p in files}
+
+
+def defines_rule(text: str, name: str) -> bool:
+    return re.search(rf"^rule {re.escape(name)}:", text, re.M) is not None
+
+
+def has_file(template: str) -> Callable[[Study], str | None]:
+    def check(study: Study) -> str | None:
+        path = template.replace("<name>", study.name).replace("<step>", study.name)
+        return None if (ROOT / path).is_file() else f"no {path}"
+
+    return check
+
+
+def config_block(study: Study) -> str | None:
+    count = (ROOT / "config.yaml").read_text(encoding="utf-8").count(f"\n{study.name}:")
+    return None if count == 1 else f"config.yaml has {count} blocks {study.name}:, not 1"
+
+
+def schema_block(study: Study) -> str | None:
+    schema = yaml.safe_load((ROOT / "schemas" / "config.schema.yaml").read_text(encoding="utf-8"))
+    block = schema["properties"].get(study.name)
+    return None if block and block.get("description") else f"no described block {study.name} in the schema"
+
+
+def catalog_entry(study: Study) -> str | None:
+    listed = CATALOG.steps if study.name in CATALOG.steps else CATALOG.studies
+    return None if study.name in listed else f"{study.name} is not in studies.yaml"
+
+
+def entry_point(study: Study) -> str | None:
+    path = ROOT / "experiments" / f"{study.name}.py"
+    if not path.is_file():
+        return f"no {path.relative_to(ROOT)}"
+    code = path.read_text(encoding="utf-8")
+    if not re.search(r"^def main\(job", code, re.M) or "run_job(snakemake, main)" not in code:
+        return f"experiments/{study.name}.py has no main(job) run by run_job(snakemake, main)"
+    return None
+
+
+def figure_module(study: Study) -> str | None:
+    path = ROOT / "src" / "cvsuite" / "figures" / f"{study.name}.py"
+    if not path.is_file():
+        return f"no {path.relative_to(ROOT)}"
+    has_draw = re.search(r"^def draw\(inputs", path.read_text(encoding="utf-8"), re.M)
+    return None if has_draw else f"src/cvsuite/figures/{study.name}.py has no draw(inputs)"
+
+
+def captions(study: Study) -> str | None:
+    paths = [ROOT / "report" / study.name / f"{figure}.rst" for figure in study.figures]
+    missing = [p.relative_to(ROOT).as_posix() for p in paths if not p.is_file()]
+    return f"no {', '.join(missing)}" if missing else None
+
+
+def rule_in_a_topic_file(study: Study) -> str | None:
+    texts = rule_texts()
+    where = [path for path, text in texts.items() if defines_rule(text, study.name)]
+    in_topics = [p for p in where if p.startswith("rules/") and p not in ("rules/common.smk", "rules/figures.smk")]
+    if in_topics:
+        return None
+    return f"rule {study.name} is in {where or 'no file'}, not in a rules/<topic>.smk"
+
+
+# How each path of the list is checked, for every study (PER_STUDY; FIGURES_ONLY for studies that
+# draw) and every simulation step (PER_STEP).
+PER_STUDY: dict[str, Callable[[Study], str | None]] = {
+    "config.yaml": config_block,
+    "schemas/config.schema.yaml": schema_block,
+    "studies.yaml": catalog_entry,
+    "src/cvsuite/studies/<name>.py": has_file("src/cvsuite/studies/<name>.py"),
+    "experiments/<name>.py": entry_point,
+    "src/cvsuite/figures/<name>.py": figure_module,
+    "report/<name>/<figure>.rst": captions,
+    "rules/<topic>.smk": rule_in_a_topic_file,
+    "tests/test_<name>.py": has_file("tests/test_<name>.py"),
+}
+FIGURES_ONLY = {"src/cvsuite/figures/<name>.py", "report/<name>/<figure>.rst"}
+PER_STEP: dict[str, Callable[[Study], str | None]] = {
+    "studies.yaml": catalog_entry,
+    "experiments/<step>.py": entry_point,
+    "rules/<topic>.smk": rule_in_a_topic_file,
+}
+# Files one for all studies: a study adds to them, where it needs to.
+SHARED = {
+    "registry/published_numbers.csv",
+    "tests/tiny_config.yaml",
+    "src/cvsuite/workflow/config_checks.py",
+    "src/cvsuite/workflow/code_inputs.py",
+    "rules/common.smk",
+    "src/cvsuite/workflow/memory_needs.py",
+    "profiles/slurm/config.yaml",
+}
+# Per-study files only some studies need: at least one study has one, so the kind is real.
+OPTIONAL = {"docs/notes/<name>.md"}
+
+# The checks over every study elsewhere in the suite, and the files of the list each one requires.
+ENFORCED = {
+    "tests/test_catalog.py::test_a_study_is_found_by_its_name_alone": [
+        "config.yaml",
+        "experiments/<name>.py",
+        "src/cvsuite/studies/<name>.py",
+    ],
+    "tests/test_catalog.py::test_every_study_and_step_has_a_rule_and_every_rule_is_listed": [
+        "studies.yaml",
+        "rules/<topic>.smk",
+    ],
+    "tests/test_catalog.py::test_a_simulation_step_has_its_entry_point": ["experiments/<step>.py"],
+    "tests/test_catalog.py::test_every_figure_has_its_one_line_caption": ["report/<name>/<figure>.rst"],
+    "tests/test_catalog.py::test_every_study_reads_only_config_blocks_that_exist": ["config.yaml", "studies.yaml"],
+    "tests/test_catalog.py::test_no_module_under_src_is_over_400_lines": ["src/cvsuite/studies/<name>.py"],
+    "tests/test_config_file.py::test_the_shipped_config_is_the_documents_settings": ["schemas/config.schema.yaml"],
+    "tests/test_config_validation.py::test_every_key_in_the_schema_has_a_description": ["schemas/config.schema.yaml"],
+    "tests/test_config_validation.py::test_every_key_in_config_yaml_has_a_comment": ["config.yaml"],
+    "tests/test_registry.py::test_the_project_registry_points_only_at_declared_tables_and_columns": [
+        "registry/published_numbers.csv",
+        "studies.yaml",
+    ],
+    "tests/test_code_inputs.py::test_every_data_file_under_src_is_read_by_a_declared_module_and_reaches_its_job": [
+        "src/cvsuite/workflow/code_inputs.py"
+    ],
+    "tests/test_tiny_workflow.py::test_the_tiny_config_changes_only_keys_the_documents_config_has": [
+        "tests/tiny_config.yaml"
+    ],
+    "tests/test_tiny_workflow.py::test_every_study_writes_every_declared_table_figure_and_provenance": [
+        "experiments/<name>.py",
+        "src/cvsuite/figures/<name>.py",
+        "rules/<topic>.smk",
+    ],
+    "tests/test_tiny_workflow.py::test_every_figure_is_drawn_and_checked": ["src/cvsuite/figures/<name>.py"],
+}
+
+
+def test_the_doc_lists_paths_and_this_test_knows_how_to_check_each():
+    assert LISTED, f"{DOC.relative_to(ROOT)} lists no path (a list item opening with a path in backticks)"
+    unknown = set(LISTED) - set(PER_STUDY) - set(PER_STEP) - SHARED - OPTIONAL
+    assert not unknown, f"add a check for {sorted(unknown)} to this test"
+
+
+@pytest.mark.parametrize("path", [p for p in PER_STUDY if p in LISTED])
+def test_every_study_has_each_listed_file(path):
+    studies = [s for s in STUDIES if s.figures or path not in FIGURES_ONLY]
+    problems = [problem for study in studies if (problem := PER_STUDY[path](study))]
+    assert problems == [], f"{len(problems)} of {len(studies)} studies"
+
+
+@pytest.mark.parametrize("path", [p for p in PER_STEP if p in LISTED])
+def test_every_simulation_step_has_each_listed_file(path):
+    problems = [problem for step in STEPS if (problem := PER_STEP[path](step))]
+    assert problems == [], f"{len(problems)} of {len(STEPS)} steps"
+
+
+def test_every_study_and_step_has_its_rule_in_the_snakefile_or_a_file_it_includes():
+    texts = rule_texts()
+    missing = [s.name for s in STUDIES + STEPS if not any(defines_rule(t, s.name) for t in texts.values())]
+    assert missing == []
+
+
+@pytest.mark.parametrize("path", sorted(p for p in SHARED if p in LISTED))
+def test_every_shared_file_in_the_list_exists(path):
+    assert (ROOT / path).is_file()
+
+
+@pytest.mark.parametrize("path", sorted(p for p in OPTIONAL if p in LISTED))
+def test_every_optional_file_in_the_list_is_one_some_study_has(path):
+    assert any((ROOT / path.replace("<name>", s.name)).is_file() for s in STUDIES), path
+
+
+def test_the_studies_yaml_line_names_every_key_a_study_entry_may_have():
+    line = LISTED.get("studies.yaml", "")
+    assert [key for key in sorted(_STUDY_KEYS) if f"`{key}`" not in line] == []
+
+
+@pytest.mark.parametrize("check", sorted(ENFORCED))
+def test_the_doc_names_every_file_the_per_study_checks_require(check):
+    file, _, name = check.partition("::")
+    assert re.search(rf"^def {name}\(", (ROOT / file).read_text(encoding="utf-8"), re.M), (
+        f"{check} is gone: update ENFORCED to the check that replaced it"
+    )
+    assert [path for path in ENFORCED[check] if path not in LISTED] == []
