@@ -22,7 +22,15 @@ from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_pa
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
-from cvsuite.workflow.outputs import logged_to, read_tables, write_folder, write_provenance, write_table, write_text
+from cvsuite.workflow.outputs import (
+    end_job_process,
+    logged_to,
+    read_tables,
+    write_folder,
+    write_provenance,
+    write_table,
+    write_text,
+)
 
 PAGE_INTRO = (
     "Every number the documents print beside the number the workflow computed, with its verdict "
@@ -108,3 +116,4 @@ if __name__ == "__main__":
             list(snakemake.input.figure_checks),
             snakemake.output,
         )
+    end_job_process()

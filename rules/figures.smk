@@ -27,6 +27,7 @@ for _name in (n for n in CATALOG.studies if study(n).figures):
             study=_name,
             blocks={block: config[block] for block in study(_name).config},
             tables={t: study(_name).table_path(t) for t in study(_name).tables},
+        priority: FIGURE_PRIORITY
         log:
             f"logs/{_name}_figures.log",
         benchmark:

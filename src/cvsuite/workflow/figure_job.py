@@ -17,7 +17,7 @@ import pandas as pd
 
 from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.workflow.catalog import FIGURE_FORMATS, figure_key
-from cvsuite.workflow.outputs import logged_to, save_figure, write_provenance, write_table
+from cvsuite.workflow.outputs import end_job_process, logged_to, save_figure, write_provenance, write_table
 
 
 class FigureMismatch(RuntimeError):
@@ -63,6 +63,7 @@ def run_figure_job(snakemake) -> None:
         )
         figures = importlib.import_module(f"cvsuite.figures.{study}").draw(inputs)
         write_figures(study, figures, dict(snakemake.output.items()), dict(params.blocks))
+    end_job_process()
 
 
 def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dict) -> None:

@@ -197,3 +197,13 @@ def logged_to(log_path: str | Path | None):
             log.flush()
             sys.__stderr__.write(f"failed; see {log_path}\n")
             raise
+
+
+def end_job_process() -> None:
+    """End a job's process once everything it wrote is closed: the interpreter's teardown (freeing
+    every object of pandas, matplotlib and scipy, one by one) costs 0.06-0.1 s of CPU a job, about
+    4 s in a run of 47 jobs, and does nothing for a process about to exit. Only for a job that
+    succeeded: a failure raises, and its traceback reaches the log and Snakemake as usual."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

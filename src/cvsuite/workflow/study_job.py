@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from cvsuite.published.column_patterns import columns_match
-from cvsuite.workflow.outputs import logged_to, write_arrays, write_provenance, write_table
+from cvsuite.workflow.outputs import end_job_process, logged_to, write_arrays, write_provenance, write_table
 
 
 @dataclass
@@ -82,6 +82,7 @@ def run_job(snakemake, compute: Callable[[Job], StudyResult]) -> None:
         write_result(
             snakemake.rule, result, dict(snakemake.output.items()), params.blocks, params.columns, params.arrays
         )
+    end_job_process()
 
 
 def write_result(
