@@ -2,6 +2,7 @@
 # study's outputs and parameters, and the shard plans of the simulation steps.
 
 import atexit
+import json
 import os
 import sys
 import time
@@ -18,7 +19,7 @@ from cvsuite.workflow.config_file import load_config
 from cvsuite.workflow.code_inputs import code_inputs, figure_code_inputs
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
-from cvsuite.workflow.outputs import write_text
+from cvsuite.workflow.outputs import RUN_RECORD, run_record, write_text
 from cvsuite.workflow.shards import shard_plan, shard_ranges
 
 
@@ -65,6 +66,11 @@ def job_memory(rule):
 _oversized = oversized_jobs(memory_needs(config), job_memory)
 if _oversized:
     sys.exit("The config asks for more memory than a job gets, so no job was run:\n  " + "\n  ".join(_oversized))
+
+
+# Every job's provenance records the commit and the package versions of this run: read once here
+# and handed to the jobs (which inherit this environment) rather than looked up again in each job.
+os.environ[RUN_RECORD] = json.dumps(run_record())
 
 
 # Refuse to run on results that changed since the job that wrote them (a truncated or hand-edited
