@@ -16,7 +16,7 @@ from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
-from cvsuite.workflow.code_inputs import code_inputs, figure_code_inputs
+from cvsuite.workflow.code_inputs import code_inputs, code_record, figure_code_inputs
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
 from cvsuite.workflow.outputs import RUN_RECORD, run_record, write_text
@@ -103,10 +103,26 @@ if not Path(PUBLISHED_VALUES).exists() or Path(PUBLISHED_VALUES).read_text(encod
     write_text(_extract, PUBLISHED_VALUES)
 
 
-# Each rule's code inputs: the library files its entry point imports, transitively, and the data
-# files they read (cvsuite.workflow.code_inputs), so an edit reruns the jobs whose code it touches.
+# Each rule's code input: one file, results/code/<rule>.txt, that lists the files its job runs (its
+# entry point and the library modules it imports, transitively: cvsuite.workflow.code_inputs) with
+# their sha256, rewritten here only when one of them changes. An edit then reruns exactly the jobs
+# whose code it touches. One file stands for the 20-40 files themselves because Snakemake measures
+# every input of every waiting job at each scheduling round: 3 s of CPU a run with the files listed.
+CODE = "results/code"
+
+
+def code_stamp(rule, files):
+    path = Path(CODE, f"{rule}.txt")
+    text = code_record(workflow.basedir, files)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        write_text(text, path)
+    return path.as_posix()
+
+
 def code_of(entry):
-    return code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry))
+    """A study or step's code input (its rule is named as its entry point)."""
+    files = [entry, *code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry))]
+    return code_stamp(Path(entry).stem, files)
 
 
 # The report's captions, by absolute path: Snakemake reads a caption relative to the file that
@@ -139,10 +155,11 @@ def figure_outputs(name):
 
 
 def figure_code(name):
-    """A figure job's code inputs: the figure rules' entry point and the study's figure module, with
+    """A figure job's code input: the figure rules' entry point and the study's figure module, with
     what each imports."""
-    return figure_code_inputs(
-        Path(workflow.basedir, "src"), Path(workflow.basedir, "experiments/draw_figures.py"), name
+    entry = "experiments/draw_figures.py"
+    return code_stamp(
+        f"{name}_figures", [entry, *figure_code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry), name)]
     )
 
 

@@ -10,6 +10,7 @@ reruns its study, not every simulation shard, as one stamp of the whole library 
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from functools import cache
 from pathlib import Path
@@ -108,3 +109,15 @@ def figure_code_inputs(src: str | Path, entry: str | Path, study: str) -> list[s
     drawing = src / PACKAGE / "figures" / f"{study}.py"
     own = drawing.relative_to(src.parent).as_posix()
     return sorted({*code_inputs(src, entry), own, *code_inputs(src, drawing)})
+
+
+@cache  # a file shared by many rules' code is hashed once per run
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def code_record(root: str | Path, files) -> str:
+    """The text of a rule's code stamp: each of ``files`` (paths relative to ``root``) with its
+    sha256, one per line, sorted. It changes exactly when one of the files does."""
+    root = Path(root)
+    return "".join(f"{_file_digest(root / f)}  {f}\n" for f in sorted(set(files)))
