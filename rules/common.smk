@@ -8,9 +8,6 @@ import sys
 import time
 from pathlib import Path
 
-import pandas as pd
-
-from cvsuite.published.comparison import verdict_counts
 from cvsuite.published.published_values import extract_text
 from cvsuite.published.registry import RegistryError, read_registry
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
@@ -245,6 +242,10 @@ def announce_verdict():
         return
 
     def say():
+        import pandas as pd  # here, not at the top: every Snakemake start would pay 0.2 s for it
+
+        from cvsuite.published.comparison import verdict_counts
+
         counts = verdict_counts(pd.read_csv(comparison, keep_default_na=False))
         parts = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
         print(f"\nVerdict: {sum(counts.values())} published numbers: {parts}.", file=sys.stderr)

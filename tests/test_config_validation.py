@@ -7,6 +7,7 @@ import yaml
 
 from conftest import ROOT, snakemake
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
+from cvsuite.workflow.config_file import load_config
 
 SCHEMA = load_schema(ROOT / "schemas" / "config.schema.yaml")
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
@@ -85,22 +86,35 @@ def listing(folder: Path) -> dict:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")}
 
 
-@pytest.mark.parametrize(
-    "override, named",
-    [
-        ("k_bias={folds: [1, 5]}", "k_bias.folds[0] = 1"),
-        ("k_bias={folds: [2, 26]}", "k_bias.folds[1] = 26: K above the sample size"),
-        ("sine_data={noise: -1}", "sine_data.noise = -1.0"),
-        ("k_bias={speed: 3}", "k_bias.speed is not a known key"),
-        ("k_bais={folds: [2]}", "k_bais is not a known key"),
-        (
-            "shape_images={datasets_per_shard: 50}",
-            "shape_images.datasets_per_shard = 50: more than shape_images.datasets = 40",
-        ),
-        ("shape_images={grid: {sigmas: []}}", "shape_images.grid.sigmas = []"),
-        ("k_bias={shuffles: many}", "k_bias.shuffles = 'many'"),
-    ],
-)
+OVERRIDES = [
+    ("k_bias={folds: [1, 5]}", "k_bias.folds[0] = 1"),
+    ("k_bias={folds: [2, 26]}", "k_bias.folds[1] = 26: K above the sample size"),
+    ("sine_data={noise: -1}", "sine_data.noise = -1.0"),
+    ("k_bias={speed: 3}", "k_bias.speed is not a known key"),
+    ("k_bais={folds: [2]}", "k_bais is not a known key"),
+    (
+        "shape_images={datasets_per_shard: 50}",
+        "shape_images.datasets_per_shard = 50: more than shape_images.datasets = 40",
+    ),
+    ("shape_images={grid: {sigmas: []}}", "shape_images.grid.sigmas = []"),
+    ("k_bias={shuffles: many}", "k_bias.shuffles = 'many'"),
+]
+
+
+@pytest.mark.parametrize("override, named", OVERRIDES)
+def test_a_bad_override_is_refused_naming_it(override, named):
+    """The Snakefile's own path (rules/common.smk): Snakemake's reading of --config, merged over
+    config.yaml, checked; run in-process, since a Snakemake start costs a second of CPU."""
+    from snakemake.cli import parse_config
+
+    with pytest.raises(ConfigError) as err:
+        merged, sources = load_config(ROOT / "config.yaml", command_line=parse_config([override]))
+        checked_config(merged, SCHEMA, sources)
+    assert named in str(err.value) and str(err.value).startswith("--config: ")
+
+
+# Two of them through Snakemake itself: refused before any job, nothing written or deleted.
+@pytest.mark.parametrize("override, named", [OVERRIDES[4], OVERRIDES[5]])
 def test_snakemake_refuses_a_bad_override_before_any_job(workflow_copy, override, named):
     results = workflow_copy / "results"
     (results / "k_bias").mkdir(parents=True)

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import math
 import re
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from cvsuite.published.column_patterns import declares_column
+
+if TYPE_CHECKING:  # pandas only names the tables' type: the Snakefile reads the registry without it
+    import pandas as pd
 
 PLACEHOLDER = re.compile(r"\$\{([^{}]+)\}")
 _CELL = re.compile(r"^(?P<table>[a-z0-9_]+/[a-z0-9_]+\.csv)(?:\[(?P<row>[^\]]*)\])?\.(?P<column>[A-Za-z0-9_]+)$")
