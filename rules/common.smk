@@ -184,9 +184,9 @@ def study_figures(names):
 # The simulation steps are the longest jobs, and the gathers wait for them: started first, they
 # leave the short study jobs to fill the cores at the end instead of one core idling behind them.
 SIMULATION_PRIORITY = 10
-# Figures are drawn after the studies (Snakemake otherwise prefers the jobs with the most input bytes,
-# and a figure job's code inputs are many): the run then ends on many short independent figure jobs
-# that fill both cores, not on a study and its figure job waiting on each other with one core idle.
+# Figures are drawn after the studies (Snakemake otherwise prefers the jobs with the most input
+# bytes, as a figure job often is): the run then ends on many short independent figure jobs that
+# fill both cores, not on a study and its figure job waiting on each other with one core idle.
 FIGURE_PRIORITY = -1
 
 
