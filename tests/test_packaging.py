@@ -157,6 +157,10 @@ def test_every_import_of_the_tests_is_declared_with_the_test_extra():
     assert undeclared(list((ROOT / "tests").rglob("*.py")), extras=("test",)) == {}
 
 
+def jobs_and_time(run: dict) -> str:
+    return f"{run['jobs']} job{'' if run['jobs'] == 1 else 's'}, {run['seconds']} s"
+
+
 def test_the_readme_states_the_measured_times():
     import json
 
@@ -181,6 +185,11 @@ def test_the_readme_states_the_measured_times():
     minutes = round((full["seconds"] + sum(run["seconds"] for run in kernels.values())) / 60)
     assert f"(the tests about {minutes} minutes, after the install;" in quick_start
     side = timings.get("against_baseline")
+    edits = workflow.get("edits", {})
+    for name, run in edits.items():  # the edits on a finished run, and the same on the baseline
+        before = side["baseline_edits"][name] if side and "baseline_edits" in side else None
+        told = f"{name}: {jobs_and_time(run)}" + (f" ({jobs_and_time(before)})" if before else "")
+        assert told in text, told
     if side:  # the speed beside a baseline commit, when measured, is quoted as measured
         medians = [sorted(side[key])[len(side[key]) // 2] for key in ("this_tree_seconds", "baseline_seconds")]
         assert f"takes {side['wall_ratio']} times as long (medians {medians[0]} s against {medians[1]} s" in text
