@@ -16,7 +16,7 @@ from cvsuite.workflow.config_file import load_config
 from cvsuite.workflow.code_inputs import code_inputs, code_record, figure_code_inputs
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
-from cvsuite.workflow.outputs import RUN_RECORD, run_record, write_text
+from cvsuite.workflow.outputs import RUN_RECORD, run_record, write_text_if_changed
 from cvsuite.workflow.shards import shard_plan, shard_ranges
 
 
@@ -95,9 +95,7 @@ if workflow.is_main_process:
 # so that an edit to a note, a reading or an erratum reruns the comparison and nothing else. Written
 # after every check above, so that a refused run writes nothing.
 PUBLISHED_VALUES = "results/published_values.csv"
-_extract = extract_text(_claims)
-if not Path(PUBLISHED_VALUES).exists() or Path(PUBLISHED_VALUES).read_text(encoding="utf-8") != _extract:
-    write_text(_extract, PUBLISHED_VALUES)
+write_text_if_changed(extract_text(_claims), PUBLISHED_VALUES)
 
 
 # Each rule's code input: one file, results/code/<rule>.txt, that lists the files its job runs (its
@@ -109,11 +107,9 @@ CODE = "results/code"
 
 
 def code_stamp(rule, files):
-    path = Path(CODE, f"{rule}.txt")
-    text = code_record(workflow.basedir, files)
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        write_text(text, path)
-    return path.as_posix()
+    path = f"{CODE}/{rule}.txt"
+    write_text_if_changed(code_record(workflow.basedir, files), path)
+    return path
 
 
 def code_of(entry):

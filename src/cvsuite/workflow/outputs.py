@@ -94,6 +94,14 @@ def write_text(text: str, path: str | Path) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
+def write_text_if_changed(text: str, path: str | Path) -> None:
+    """``write_text``, unless the file already holds ``text``: for a file Snakemake takes as an input
+    (a rule's code stamp, the registry's printed values), whose new time alone would rerun its jobs."""
+    path = Path(path)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        write_text(text, path)
+
+
 def write_folder(path: str | Path, files: dict[str, bytes], copies: dict[str, str | Path]) -> None:
     """Write a folder whole: ``files`` ({name: bytes}) and ``copies`` ({name: source file}), built under a
     temporary name beside ``path`` and renamed into place, so it is never seen half written."""
