@@ -254,9 +254,11 @@ def test_saving_with_the_checks_box_gives_the_bytes_of_savefigs_own_tight_box():
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.suptitle("a title wider than the axes it stands over, to widen the box")
     saved_inches = checked_figure(fig, "test/figure").saved_inches
-    fig.set_layout_engine("none")
     own, given = io.BytesIO(), io.BytesIO()
+    fig.set_layout_engine("none")  # the layout kept, and savefig's own draw before it measures
     fig.savefig(own, format="png")
+    fig.set_layout_engine(None)  # as the figure jobs save: no layout engine, no draw before the box
+    assert fig.get_layout_engine() is None
     fig.savefig(given, format="png", bbox_inches=saved_inches)
     plt.close(fig)
     assert saved_inches.width > 4.0  # the legend outside the axes is inside the box

@@ -82,10 +82,11 @@ def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dic
     checks = [row for check in checked.values() for row in check.rows]
     write_table(pd.DataFrame(checks, columns=CHECK_COLUMNS), output["figure_checks"])
     for name, figure in figures.items():
-        # The checks' draw has laid the figure out and measured the box it is saved with; freezing
-        # that layout and passing that box spares the PNG and the SVG a layout draw and a measure
-        # each (the saved PNG is byte-identical to the one savefig's own tight box gives).
-        figure.set_layout_engine("none")
+        # The checks' draw has laid the figure out and measured the box it is saved with. Passing that
+        # box spares savefig a measure per format, and dropping the layout engine (not "none", which
+        # keeps a placeholder engine) spares it a layout draw per format, a quarter of a figure job's
+        # CPU: the saved PNG is byte-identical to the one savefig's own tight box gives.
+        figure.set_layout_engine(None)
         save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=checked[name].saved_inches)
     # Last, with the checksum of every file above: a job cut short leaves no record to vouch for them.
     write_provenance(output["provenance"], f"{study}_figures", blocks, output.values())
