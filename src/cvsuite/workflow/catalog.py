@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from cvsuite.published.column_patterns import columns_match, declares_column
+from cvsuite.workflow import yaml_text
 
 __all__ = ["Catalog", "CatalogError", "Study", "columns_match", "declares_column", "figure_key", "load_catalog"]
 
@@ -86,7 +85,7 @@ def load_catalog(path: str | Path) -> Catalog:
     """Read and check studies.yaml; CatalogError naming the study and key that is wrong."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml_text.safe_load(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise CatalogError(f"{path}: cannot read the list of studies ({err.strerror})") from None
     if not isinstance(raw, dict) or set(raw) != {"steps", "studies"}:

@@ -17,16 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
+from cvsuite.workflow import yaml_text
 from cvsuite.workflow.config_file import ConfigError, ConfigSources, key_name
 
 __all__ = ["ConfigError", "checked_config", "load_schema", "coerce_to_schema"]
 
 
 def load_schema(path: str | Path) -> dict:
-    with Path(path).open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+    return yaml_text.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
 def coerce_to_schema(value: Any, schema: dict) -> Any:

@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from cvsuite.workflow.yaml_text import composed_and_loaded
+
 Path_ = tuple  # a key's path in the config: ("k_bias", "folds", 1)
 
 
@@ -43,8 +45,7 @@ def read_yaml_with_lines(path: str | Path) -> tuple[Any, dict[Path_, int]]:
     except OSError as err:
         raise ConfigError(f"{path}: cannot be read ({err.strerror})") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node, data = composed_and_loaded(text)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         where = f"{path.name}, line {mark.line + 1}, column {mark.column + 1}" if mark else path.name
