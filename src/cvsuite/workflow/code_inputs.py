@@ -23,6 +23,7 @@ DATA = {
 }
 
 
+@cache  # every rule's closure looks up the same modules: two stats each, once per run
 def module_file(src: Path, module: str) -> Path | None:
     """The file of ``module`` under ``src`` (a module or a package's ``__init__.py``), or None."""
     base = src.joinpath(*module.split("."))
