@@ -320,8 +320,9 @@ CHECKS = {
 class CheckedFigure:
     """The check rows of one figure and the box it is saved with (inches; None: the whole figure).
 
-    Saving with that box (``savefig(bbox_inches=...)``) spares savefig a layout draw and a measure
-    per format, and gives the PNG the same bytes as savefig's own tight box does."""
+    Saving with that box (``savefig(bbox_inches=...)``) spares savefig a measure per format (and,
+    with the layout engine dropped, a layout draw), and gives the PNG the same bytes as savefig's own
+    tight box does."""
 
     rows: list[dict]
     saved_inches: Bbox | None

