@@ -6,8 +6,10 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
+import psutil
 import pytest
 
 from conftest import copy_workflow, snakemake
@@ -39,7 +41,20 @@ def test_a_run_killed_midway_restarts_to_the_same_tables(tmp_path):
     while time.time() < deadline and not any((workdir / "results" / "shape_image_datasets").glob("*/estimates.csv")):
         time.sleep(0.05)  # wait until some shard has finished and others run
     process.send_signal(signal.SIGTERM)
-    process.communicate(timeout=120)
+    try:
+        process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        # Snakemake 9's SIGTERM handler takes the scheduler's lock, which the main thread holds while
+        # it records a finished job or picks the next ones: a SIGTERM landing then hangs Snakemake for
+        # good (rarely with the greedy scheduler profiles/default sets; about every other time under
+        # ILP, whose solver runs with the lock held). Kill it, as a node failure would, and let its
+        # jobs end: the same guarantees must hold, and Snakemake's lock must be lifted by hand.
+        jobs = psutil.Process(process.pid).children(recursive=True)
+        process.kill()
+        process.communicate()
+        psutil.wait_procs(jobs, timeout=120)
+        warnings.warn("snakemake hung after a SIGTERM (its scheduler's lock) and was killed", stacklevel=1)
+        assert snakemake(workdir, *TARGETS, "--unlock", *SMALL).returncode == 0
     assert process.returncode != 0, "snakemake finished before it could be interrupted"
     for name, content in tables(workdir).items():  # whatever survived is complete and right
         assert content == expected[name], f"{name} was left half-written or different after the interruption"
