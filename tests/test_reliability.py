@@ -46,8 +46,8 @@ def test_a_run_killed_midway_restarts_to_the_same_tables(tmp_path):
     except subprocess.TimeoutExpired:
         # Snakemake 9's SIGTERM handler takes the scheduler's lock, which the main thread holds while
         # it records a finished job or picks the next ones: a SIGTERM landing then hangs Snakemake for
-        # good (rarely with the greedy scheduler profiles/default sets; about every other time under
-        # ILP, whose solver runs with the lock held). Kill it, as a node failure would, and let its
+        # good (2 times in 6 with the greedy scheduler profiles/default sets; 5 in 8 under ILP, whose
+        # solver runs with the lock held). Kill it, as a node failure would, and let its
         # jobs end: the same guarantees must hold, and Snakemake's lock must be lifted by hand.
         jobs = psutil.Process(process.pid).children(recursive=True)
         process.kill()
