@@ -38,6 +38,7 @@ WORKFLOW = (
     "config.yaml",
     "schemas",
     "registry",
+    "docs/notes",
     "report",
     "experiments",
     "profiles",

@@ -1,6 +1,7 @@
 """Compare: every registered published number beside the reproduced one.
 
-Reads registry/published_numbers.csv, the list of studies (studies.yaml), the schema's defaults
+Reads the registry (registry/<document>.yaml and its vague words), the list of studies
+(studies.yaml), the schema's defaults
 (the documents' settings) and the studies' tables; writes results/comparison.csv, REPORT.md, the
 sortable comparison and errata pages, the site (results/site, cvsuite.published.site) and the
 Snakemake report's first page. It completes at any config and whatever the verdicts; the test suite
@@ -16,7 +17,7 @@ import pandas as pd
 
 from cvsuite.published.comparison import compare, refuse_missing_rows
 from cvsuite.published.html_tables import sortable_page
-from cvsuite.published.registry import read_registry
+from cvsuite.published.records import read_records, read_vague_words
 from cvsuite.published.report import StudySection, errata, remarks, render_report
 from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_pages
 from cvsuite.workflow.catalog import load_catalog
@@ -47,23 +48,24 @@ REMARKS_INTRO = (
 )
 
 
-def main(registry_path: str, catalog_path: str, schema_path: str, config: dict, figure_checks: list[str], out) -> None:
+def main(registry: str, catalog_path: str, schema_path: str, config: dict, figure_checks: list[str], out) -> None:
     catalog = load_catalog(catalog_path)
     by_name = {
         f"{study.name}/{table}.csv": pd.read_csv(study.table_path(table), keep_default_na=False, na_values=[""])
         for study in catalog.studies.values()
         for table in study.tables
     }
-    claims = read_registry(registry_path, catalog.table_columns())
+    vague = read_vague_words(registry)
+    records = read_records(registry, catalog.table_columns(), vague)
     changes = changed_settings(config, load_schema(schema_path))
     by_study = {study.name: describe(changes_in(study.config, changes)) for study in catalog.studies.values()}
-    comparison = compare(claims, by_name, by_study, config)
+    comparison = compare(records, by_name, vague, by_study, config)
     if not changes:
         refuse_missing_rows(comparison)
     write_table(comparison, out.comparison)
     write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
     where = ["claim", "document", "section", "where", "published", "reproduced_as_printed"]
-    shown = where + ["erratum", "reading", "evidence", "note", "figure"]
+    shown = where + ["erratum", "reading", "judge", "statistic", "note", "figure"]
     write_text(sortable_page(errata(comparison)[shown], "Errata", ERRATA_INTRO), out.errata_page)
     shown = where + ["status", "remark", "figure"]
     write_text(sortable_page(remarks(comparison)[shown], "Remarks", REMARKS_INTRO), out.remarks_page)
@@ -109,7 +111,7 @@ def caption_of(study: str, figure: str) -> str:
 if __name__ == "__main__":
     with logged_to(snakemake.log[0]):  # noqa: F821 - provided by Snakemake's script directive
         main(
-            snakemake.input.registry,
+            str(Path(snakemake.input.registry[0]).parent),
             snakemake.input.studies,
             snakemake.input.schema,
             snakemake.params.config,

@@ -14,8 +14,7 @@ from the registry) are drawn from these tables by its figure rule
 """
 
 from cvsuite.data.null_predictors import NullDesign
-from cvsuite.published.published_values import read_published_values
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value, read_published_values
 from cvsuite.studies.esl_label_free_split import (
     ONE_FOLD_DRAWS,
     claim_verdicts,

@@ -12,8 +12,7 @@ values read from the registry) are drawn from these tables by its figure rule
 """
 
 from cvsuite.data.null_predictors import NullDesign
-from cvsuite.published.published_values import read_published_values
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value, read_published_values
 from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings, simulate_wrong_and_right_way
 from cvsuite.studies.esl_wrong_and_right_way_findings import (
     PUBLISHED,

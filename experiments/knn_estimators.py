@@ -14,8 +14,7 @@ distributions, the repartition spread) are drawn from these by its figure rule
 import numpy as np
 
 from cvsuite.data.shape_images import draw_shape_images
-from cvsuite.published.published_values import read_published_values
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value, read_published_values
 from cvsuite.studies.cross_validation_arithmetic import (
     CitedNumbers,
     arithmetic_claims,

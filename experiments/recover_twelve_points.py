@@ -15,7 +15,7 @@ spread, and the convention screen) are drawn from these tables by its figure rul
 """
 
 from cvsuite.methods.fold_statistics import Design, conventions_grid
-from cvsuite.published.printed_targets import PrintedTargets
+from cvsuite.methods.printed_targets import PrintedTargets
 from cvsuite.published.published_values import read_published_values
 from cvsuite.studies.recover_twelve_points import RECOVERED_NOTE, SearchPlan, recovery_tables, search_for_table
 from cvsuite.workflow.study_job import Job, StudyResult, run_job

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from cvsuite.published.published_values import extract_text
-from cvsuite.published.registry import RegistryError, read_registry
+from cvsuite.published.records import DOCUMENTS, VAGUE_WORDS, RecordError, read_records
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
@@ -40,11 +40,12 @@ try:
 except CatalogError as err:
     sys.exit(str(err))
 
-REGISTRY = "registry/published_numbers.csv"
-# Refuse a malformed registry row before any job runs, naming the row.
+# The registry: one file of records per document, and the list of vague words they share.
+REGISTRY = [f"registry/{name}" for name in DOCUMENTS.values()] + [f"registry/{VAGUE_WORDS}"]
+# Refuse a malformed record before any job runs, naming its file, line and id.
 try:
-    _claims = read_registry(REGISTRY, CATALOG.table_columns())
-except RegistryError as err:
+    _claims = read_records("registry", CATALOG.table_columns())
+except RecordError as err:
     sys.exit(str(err))
 
 # Refuse a config whose simulations cannot fit in the memory their jobs get, before any job (a dry
@@ -92,7 +93,8 @@ if workflow.is_main_process:
         sys.exit(str(err))
 
 # What the studies read of the registry: the printed values alone, rewritten only when one changes,
-# so that an edit to a note, a reading or an erratum reruns the comparison and nothing else. Written
+# so that an edit to a record's note, reading, judge or erratum reruns the comparison and nothing
+# else. Written
 # after every check above, so that a refused run writes nothing.
 PUBLISHED_VALUES = "results/published_values.csv"
 write_text_if_changed(extract_text(_claims), PUBLISHED_VALUES)

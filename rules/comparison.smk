@@ -7,6 +7,7 @@ rule compare:
         code=code_of("experiments/compare.py"),
         captions=figure_captions(),
         registry=REGISTRY,
+        notes=sorted(str(p) for p in Path("docs/notes").glob("*.md")),
         studies="studies.yaml",
         schema="schemas/config.schema.yaml",
         tables=study_tables(CATALOG.studies),

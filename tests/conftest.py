@@ -22,6 +22,7 @@ WORKFLOW_FILES = (
     "config.yaml",
     "schemas",
     "registry",
+    "docs/notes",
     "report",
     "experiments",
     "profiles",
@@ -159,3 +160,11 @@ def tiny_workflow(_start_tiny_workflow) -> Path:
     run = _start_tiny_workflow.finished()
     assert run.returncode == 0, f"snakemake all --configfile tests/tiny_config.yaml failed:\n{run.stdout[-4000:]}"
     return _start_tiny_workflow.workdir
+
+
+def project_records():
+    """The project's registry, read and checked as the workflow reads it (every record, in order)."""
+    from cvsuite.published.records import read_records
+    from cvsuite.workflow.catalog import load_catalog
+
+    return read_records(ROOT / "registry", load_catalog(ROOT / "studies.yaml").table_columns())

@@ -1,34 +1,30 @@
-"""Verdicts that mean what they say: each status, and the power a `consistent` needs."""
+"""Verdicts that mean what they say: each status, readings that decide in order, words filled from the run."""
 
 import pandas as pd
 import pytest
 
-from cvsuite.published.comparison import ALLOWANCE_SE, POWER_FRACTION, STATUSES, compare, verdict_counts
-from cvsuite.published.registry import Claim
+from cvsuite.published.comparison import STATUSES, compare, verdict_counts
+from cvsuite.published.judges import ALLOWANCE_SE, POWER_FRACTION
+from cvsuite.published.records import Reading, Record
 
-BASE = dict(
-    id="demo.x",
-    document="Doc",
-    section="S",
-    where="w",
-    published="0.1528",
-    comparison="rounded",
-    reading="",
-    evidence="",
-    table="s/t.csv",
-    row="K=2",
-    column="value",
-    alternative="",
-    by_construction="",
-    erratum="",
-    remark="",
-    figure="",
-    note="",
-)
+VAGUE = {"a few percent": {"at_most": "5", "why": "w"}}
 
 
-def claim(**fields) -> Claim:
-    return Claim(**{**BASE, **fields})
+def reading(statistic="s/t.csv[K=2].value", judge="rounded", params=None, measure="", **more) -> Reading:
+    return Reading(statistic=statistic, judge=judge, params=params or {}, measure=measure, **more)
+
+
+def record(readings=None, **fields) -> Record:
+    base = dict(
+        id="demo.x",
+        document="Doc",
+        quoted_in="Doc",
+        section="S",
+        quote="the sentence",
+        published="0.1528",
+        origin="registry/x.yaml, line 1",
+    )
+    return Record(**{**base, **fields, "readings": tuple(readings if readings is not None else [reading()])})
 
 
 TABLES = {
@@ -37,6 +33,7 @@ TABLES = {
             "K": [2, 5],
             "value": [0.152753, 0.2],
             "value_se": [0.01, 0.01],
+            "percent": [25.6, 3.0],
             "flag": ["True", "False"],
             "empty": [float("nan"), 1.0],
         }
@@ -44,35 +41,35 @@ TABLES = {
 }
 
 
+def run(records, **kwargs):
+    return compare(records, TABLES, VAGUE, **kwargs)
+
+
 def test_matching_digits_read_reproduced_and_others_differ():
-    result = compare([claim(), claim(id="demo.y", published="0.1527")], TABLES)
+    result = run([record(), record(id="demo.y", published="0.1527")])
     assert list(result["status"]) == ["reproduced", "differs"]
     assert result.loc[0, "reproduced"] == repr(0.152753)
     assert result.loc[1, "reproduced_as_printed"] == "0.1528"
+    assert result.loc[0, "judge"] == "rounded" and result.loc[0, "statistic"] == "s/t.csv[K=2].value"
 
 
 def test_a_number_that_was_an_input_reads_reproduced_by_construction():
-    inputs = [claim(by_construction="solved to reproduce it"), claim(id="y", published="9", by_construction="x")]
-    result = compare(inputs, TABLES)
-    assert list(result["status"]) == ["reproduced by construction", "differs"]
+    inputs = [record(by_construction="solved to reproduce it"), record(id="y", published="9", by_construction="x")]
+    assert list(run(inputs)["status"]) == ["reproduced by construction", "differs"]
 
 
 def test_not_reproducible_keeps_its_reason():
-    result = compare([claim(comparison="not_reproducible", table="", column="", row="", note="no data")], TABLES)
-    assert result.loc[0, "status"] == "not reproducible"
-    assert result.loc[0, "note"] == "no data"
+    result = run([record(readings=[], not_reproducible="no data")])
+    assert (result.loc[0, "status"], result.loc[0, "note"]) == ("not reproducible", "no data")
 
 
-def statistical(published, alternative, **fields):
-    return claim(comparison="within_se", published=published, alternative=alternative, note="re-simulated", **fields)
+def within(published, alternative):
+    return record(published=published, readings=[reading(judge="within_se", params={"alternative": alternative})])
 
 
 def test_a_statistical_figure_is_consistent_only_with_the_power_to_differ():
     # reproduced 0.152753 with SE 0.01: allowance 0.02. 0.17 is 1.7 SE away.
-    far_alternative = statistical("0.17", "0.5")  # distance 0.33: allowance 0.02 <= 0.0825
-    near_alternative = statistical("0.17", "0.2")  # distance 0.03: allowance 0.02 > 0.0075
-    beyond = statistical("0.30", "0.5")
-    result = compare([far_alternative, near_alternative, beyond], TABLES)
+    result = run([within("0.17", "0.5"), within("0.17", "0.2"), within("0.30", "0.5")])
     assert list(result["status"]) == ["consistent", "inconclusive", "differs"]
     assert result.loc[0, "z"] == pytest.approx((0.152753 - 0.17) / 0.01)
     assert result.loc[0, "allowance"] == pytest.approx(ALLOWANCE_SE * 0.01)
@@ -81,33 +78,83 @@ def test_a_statistical_figure_is_consistent_only_with_the_power_to_differ():
     assert ALLOWANCE_SE * 0.01 <= POWER_FRACTION * 0.33
 
 
-def test_exact_text_comparison():
-    result = compare([claim(published="True", comparison="exact", column="flag")], TABLES)
-    assert result.loc[0, "status"] == "reproduced"
+def claim(statistic="s/t.csv[K=2].percent", judge="size", params=None, **fields):
+    measure = "the bias, in percent of the truth,"
+    return record(
+        published="True", readings=[reading(statistic, judge, params or {"word": "a few percent"}, measure)], **fields
+    )
+
+
+def test_a_claim_reads_as_its_judges_rule_and_holds_or_differs():
+    result = run([claim(), claim(id="demo.y", statistic="s/t.csv[K=5].percent")])
+    assert list(result["status"]) == ["differs", "reproduced"]
+    assert list(result["reproduced_as_printed"]) == ["False", "True"]
+    assert result.loc[0, "reading"] == "the bias, in percent of the truth, is at most 5 ('a few percent')."
+    assert result.loc[0, "judge"] == "size('a few percent')"
 
 
 @pytest.mark.parametrize(
-    "fields, why",
-    [({"row": "K=3"}, "row K=3 matches 0 rows of 's/t.csv'"), ({"column": "empty"}, "the study produced no value")],
+    "statistic, why",
+    [
+        ("s/t.csv[K=3].value", "rows K=3 match 0 rows of 's/t.csv'"),
+        ("s/t.csv[K=2].empty", "the study produced no value"),
+    ],
 )
-def test_a_number_this_config_does_not_compute_says_so_and_the_comparison_completes(fields, why):
-    result = compare([claim(**fields), claim(id="demo.y")], TABLES)
+def test_a_number_this_config_does_not_compute_says_so_and_the_comparison_completes(statistic, why):
+    result = run([record(readings=[reading(statistic)]), record(id="demo.y")])
     assert list(result["status"]) == ["not computed at this config", "reproduced"]
     assert why in result.loc[0, "note"]
 
 
 def test_a_difference_names_the_settings_that_moved_it_or_says_none_did():
-    moved = compare([claim(published="0.9")], TABLES, {"s": "k_bias.shuffles = 200 (documents: 40)"})
+    moved = run([record(published="0.9")], changes={"s": "k_bias.shuffles = 200 (documents: 40)"})
     assert "this run changed k_bias.shuffles = 200 (documents: 40)" in moved.loc[0, "note"]
-    still = compare([claim(published="0.9")], TABLES)
+    still = run([record(published="0.9")])
     assert "no setting of this study differs from the documents'" in still.loc[0, "note"]
 
 
 def test_verdict_counts_cover_every_status_in_order():
-    result = compare([claim(), claim(id="demo.y", published="9.9")], TABLES)
-    counts = verdict_counts(result)
+    counts = verdict_counts(run([record(), record(id="demo.y", published="9.9")]))
     assert list(counts) == list(STATUSES)
     assert counts["reproduced"] == 1 and counts["differs"] == 1 and sum(counts.values()) == 2
+
+
+def test_the_first_reading_that_holds_decides_and_a_stricter_one_that_failed_becomes_the_remark():
+    strict = reading("s/t.csv[K=2].percent", "size", {"word": "a few percent"}, "the K = 2 bias in percent")
+    loose = reading(
+        "s/t.csv[K=2].value", "size", {"at_most": "0.2"}, "the bias in the risk's units",
+        settles="the bias is read in the risk's own units", support="of a few percent",
+    )  # fmt: skip
+    result = run([record(published="True", readings=[strict, loose])]).iloc[0]
+    assert result["status"] == "reproduced"
+    assert result["reading"] == "the bias in the risk's units is at most 0.2."
+    assert result["remark"].startswith("It holds when the bias is read in the risk's own units. Read as")
+    assert (
+        "Read as the K = 2 bias in percent is at most 5 ('a few percent'), it does not hold (25.6)." in result["remark"]
+    )
+
+
+def test_no_reading_holds_then_an_undecided_one_makes_it_inconclusive_never_differs():
+    fails = reading("s/t.csv[K=2].percent", "size", {"word": "a few percent"}, "the bias")
+    undecided = reading("s/t.csv[K=2].value", "sign", {"below": "0.15"}, "the estimate", settles="s", support="q")
+    result = run([record(published="True", readings=[fails, undecided])]).iloc[0]
+    assert result["status"] == "inconclusive" and "too little power" in result["note"]
+    both_fail = run([record(published="True", readings=[fails, fails])]).iloc[0]
+    assert both_fail["status"] == "differs" and both_fail["reading"].startswith("the bias")
+
+
+def test_the_words_of_a_record_are_filled_from_the_run_and_its_own_judgement():
+    row = claim(
+        note="the estimate ${s/t.csv[K=2].value:.3f}; the judge found ${judge.statistic:.1f}",
+        remark="strictly, ${config:k.shuffles} shuffles",
+        erratum="it is ${judge.statistic:.0f}%",
+    )
+    result = run([row], config={"k": {"shuffles": 40}}).iloc[0]
+    assert (result["note"], result["remark"], result["erratum"]) == (
+        "the estimate 0.153; the judge found 25.6; no setting of this study differs from the documents'",
+        "strictly, 40 shuffles",
+        "it is 26%",
+    )
 
 
 def test_the_report_names_the_versions_once_when_every_study_agrees():
@@ -128,41 +175,3 @@ def test_a_report_table_gives_each_column_the_digits_that_keep_its_values_apart(
     rows = markdown_table(solvers)
     assert rows[2] == "| lstsq | 81051 |" and rows[3] == "| normal equations | 81049 |"  # 8.105e+04 twice at 4
     assert markdown_table(pd.DataFrame({"x": [0.5, float("nan")]}))[3] == "| — |"
-
-
-def test_an_undecided_claim_reads_inconclusive_never_differs():
-    tables = {"s/c.csv": pd.DataFrame({"claim": ["a", "b"], "holds": ["undecided", "False"]})}
-    rows = [
-        claim(comparison="exact", published="True", table="s/c.csv", row="claim=a", column="holds"),
-        claim(id="demo.b", comparison="exact", published="True", table="s/c.csv", row="claim=b", column="holds"),
-    ]
-    result = compare(rows, tables)
-    assert list(result["status"]) == ["inconclusive", "differs"]
-    assert "too little power" in result.loc[0, "note"]
-
-
-def test_the_words_of_a_row_are_filled_from_the_run_and_kept_apart():
-    row = claim(
-        note="the estimate ${s/t.csv[K=2].value:.3f}",
-        reading="K = 2 reads ${s/t.csv[K=5].value:.1f}",
-        remark="strictly, ${config:k.shuffles} shuffles",
-        evidence="figure: s/t.csv[K=2]:value",
-    )
-    result = compare([row], TABLES, config={"k": {"shuffles": 40}}).iloc[0]
-    assert (result["note"], result["reading"], result["remark"]) == (
-        "the estimate 0.153",
-        "K = 2 reads 0.2",
-        "strictly, 40 shuffles",
-    )
-    assert result["evidence"] == "figure: s/t.csv[K=2]:value"
-
-
-def test_significant_reads_a_number_at_the_figures_its_digits_show():
-    tables = {"s/t.csv": pd.DataFrame({"K": [15], "value": [81050.60]})}
-    read = dict(row="K=15", reading="r", evidence="figure: s/t.csv:value")
-    rounded = compare([claim(published="81,050", **read)], tables)
-    significant = compare([claim(published="81,050", comparison="significant", **read)], tables)
-    assert rounded.loc[0, "status"] == "differs" and rounded.loc[0, "reproduced_as_printed"] == "81,051"
-    assert significant.loc[0, "status"] == "reproduced" and significant.loc[0, "reproduced_as_printed"] == "81,050"
-    five = compare([claim(published="81,060", comparison="significant", **read)], tables)
-    assert five.loc[0, "status"] == "differs"

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
+from conftest import project_records
 from cvsuite.methods.folds import stratified_dealt_folds
 from cvsuite.methods.majority_class import expected_shuffled_kfold_accuracy
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import published_value
 from cvsuite.studies.kohavi_iris_majority import (
     class_count_summary,
     deletion_claims,
@@ -21,7 +22,7 @@ BALANCED = np.repeat([0, 1, 2], 8)  # 24 items, 8 per class: a small stand-in fo
 
 
 def test_leave_one_out_on_iris_scores_kohavis_published_zero_in_every_fold():
-    claims = read_registry(ROOT / "registry" / "published_numbers.csv")
+    claims = project_records()
     iris = load_iris()
     estimates, _, folds = majority_study(
         iris.target, list(iris.target_names), ["lowest_label"], n_folds=10, partitions=2, first_seed=0, tie_seed=0

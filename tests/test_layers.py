@@ -1,8 +1,10 @@
 """The library's layers, in order: each module imports only from its own layer and those before it.
 
-data (the generators) < methods (generic methods on arrays) < published (printed numbers, the
-registry, the comparison) < studies (each study's science) < figures (drawn from saved tables) <
-workflow (where Snakemake meets the library). A lower layer that reached up would tie a generator
+data (the generators) < methods (generic methods on arrays, printed numbers among them) < studies
+(each study's science: statistics, never verdicts) < published (the registry's records, the judges,
+the comparison, the report) < figures (drawn from saved tables) < workflow (where Snakemake meets the
+library). So nothing a study computes can depend on how it is judged: a judge's or a record's edit
+reruns the comparison, never a simulation. A lower layer that reached up would tie a generator
 or a method to a study, a figure or the workflow, and the code inputs of every job that runs it to
 files it has no business with. Every import counts, a lazy one inside a function too.
 """
@@ -14,7 +16,7 @@ import pytest
 from conftest import ROOT
 from cvsuite.workflow.code_inputs import PACKAGE, imported_modules
 
-LAYERS = ("data", "methods", "published", "studies", "figures", "workflow")
+LAYERS = ("data", "methods", "studies", "published", "figures", "workflow")
 SRC = ROOT / "src"
 MODULES = sorted(p for p in (SRC / PACKAGE).glob("*/*.py"))
 

@@ -1,6 +1,6 @@
 import pytest
 
-from cvsuite.published.printed_numbers import parse_printed, reads_the_same, write_as_printed
+from cvsuite.methods.printed_numbers import parse_printed, reads_the_same, write_as_printed
 
 
 @pytest.mark.parametrize(
@@ -60,14 +60,14 @@ def test_scientific_notation_compares_mantissa_and_exponent():
     [("81,050", 4), ("81050", 4), ("862", 3), ("11.83", 4), ("0.0500", 3), ("2.576e-05", 4), ("40", 1), ("100", 1)],
 )
 def test_significant_figures_count_no_leading_and_no_integer_trailing_zeros(printed, figures):
-    from cvsuite.published.printed_numbers import significant_figures
+    from cvsuite.methods.printed_numbers import significant_figures
 
     assert significant_figures(parse_printed(printed)) == figures
 
 
 def test_a_number_read_at_its_significant_figures():
     """Page 802's norm, 81,050.60, at the four figures 81,050 shows reads 81050; at its last digit it would not."""
-    from cvsuite.published.printed_numbers import write_significant
+    from cvsuite.methods.printed_numbers import write_significant
 
     printed = parse_printed("81,050")
     assert write_significant(81050.60, printed) == "81050"

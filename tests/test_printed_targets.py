@@ -1,11 +1,10 @@
-from pathlib import Path
-
 import numpy as np
 import pytest
 from twelve_points_cases import DESIGN, MSE, noisy_table, printed_from
 
+from conftest import project_records
 from cvsuite.methods.fold_statistics import Convention
-from cvsuite.published.printed_targets import (
+from cvsuite.methods.printed_targets import (
     PrintedTargets,
     arithmetic_problems,
     fold_summary_possible,
@@ -13,9 +12,6 @@ from cvsuite.published.printed_targets import (
     printed_check,
     reads_as_printed,
 )
-from cvsuite.published.registry import read_registry
-
-REGISTRY = Path(__file__).resolve().parents[1] / "registry" / "published_numbers.csv"
 
 
 def test_reads_as_printed_is_decided_at_the_printed_precision():
@@ -36,7 +32,7 @@ def test_an_unknown_statistic_is_refused_by_name():
 
 
 def test_targets_are_read_from_the_registry_as_printed():
-    claims = read_registry(REGISTRY)
+    claims = project_records()
     ids = {"line_cv": "oos.twelve.line-cv", "polynomial_cv_over_line_cv": "oos.twelve.polynomial-cv-over-line-cv"}
     targets = PrintedTargets.from_registry(claims, ids)
     published = {claim.id: claim.published for claim in claims}

@@ -2,14 +2,13 @@
 
 import pytest
 
-from conftest import ROOT
-from cvsuite.published.printed_targets import PrintedTargets
-from cvsuite.published.published_values import extract_text, read_published_values
-from cvsuite.published.registry import published_value, read_registry
+from conftest import project_records
+from cvsuite.methods.printed_targets import PrintedTargets
+from cvsuite.published.published_values import extract_text, published_value, read_published_values
 
 
 def test_the_extract_gives_every_printed_value_as_the_registry_does(tmp_path):
-    claims = read_registry(ROOT / "registry" / "published_numbers.csv")
+    claims = project_records()
     path = tmp_path / "published_values.csv"
     path.write_text(extract_text(claims), encoding="utf-8")
     values = read_published_values(path)
@@ -20,7 +19,7 @@ def test_the_extract_gives_every_printed_value_as_the_registry_does(tmp_path):
 
 
 def test_only_the_printed_values_enter_the_extract():
-    claims = read_registry(ROOT / "registry" / "published_numbers.csv")
+    claims = project_records()
     assert extract_text(claims).splitlines()[0] == "id,published"
     assert all(c.note not in extract_text(claims[:1]) for c in claims[:1] if c.note)
 

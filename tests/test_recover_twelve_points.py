@@ -7,11 +7,11 @@ import pytest
 import yaml
 from twelve_points_cases import DESIGN, MSE, RECOVERED_Y, X, brute_force_sums_of_squares, noisy_table, printed_from
 
+from conftest import project_records
 from cvsuite.methods.fold_statistics import Convention, conventions_grid
+from cvsuite.methods.printed_numbers import parse_printed, write_as_printed
+from cvsuite.methods.printed_targets import PrintedTargets
 from cvsuite.methods.table_symmetries import table_class
-from cvsuite.published.printed_numbers import parse_printed, write_as_printed
-from cvsuite.published.printed_targets import PrintedTargets
-from cvsuite.published.registry import read_registry
 from cvsuite.studies.recover_twelve_points import (
     SearchPlan,
     pick_table,
@@ -43,7 +43,7 @@ SMALL = SearchPlan(
 
 
 def documents_targets() -> PrintedTargets:
-    return PrintedTargets.from_registry(read_registry(ROOT / "registry" / "published_numbers.csv"), PRINTED_ROWS)
+    return PrintedTargets.from_registry(project_records(), PRINTED_ROWS)
 
 
 def test_the_recovered_table_reproduces_every_figure_the_document_prints():

@@ -5,8 +5,8 @@ import pytest
 from twelve_points_cases import DESIGN, MSE, X, noisy_table, printed_from
 
 from cvsuite.methods.fold_statistics import statistic_values
+from cvsuite.methods.printed_targets import misses_in_printed_units
 from cvsuite.methods.table_symmetries import line_complement_basis, table_class
-from cvsuite.published.printed_targets import misses_in_printed_units
 from cvsuite.studies.recover_twelve_points_search import (
     SearchObjective,
     broad_starts,

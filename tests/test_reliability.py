@@ -65,30 +65,46 @@ def test_a_run_killed_midway_restarts_to_the_same_tables(tmp_path):
     assert tables(workdir) == expected
 
 
-ROW = "rcv.intro.ratio-at-degree-15"  # a row that reads 862 from degree_sweep/summary.csv
+RECORD = "rcv.intro.ratio-at-degree-15"  # a record that reads 862 from degree_sweep/summary.csv
 
 
-def edit_row(change):
-    """An edit of the registry's lines that changes only the line of ROW."""
-    return lambda rows: [change(line) if line.startswith(ROW + ",") else line for line in rows]
+def edit_record(change):
+    """An edit of the registry's text that changes only the record RECORD."""
+
+    def edit(text: str) -> str:
+        start = text.index(f"- id: {RECORD}\n")
+        end = text.index("\n\n", start)
+        return text[:start] + change(text[start:end]) + text[end:]
+
+    return edit
 
 
 @pytest.mark.parametrize(
     "edit, named",
     [
-        (lambda rows: rows + [rows[1]], "repeats the id of line 2"),
-        (edit_row(lambda line: line.replace(",862,rounded,", ",8.6.2,rounded,")), ROW),
         (
-            edit_row(lambda line: line.replace("degree_sweep/summary.csv", "degree_sweep/nowhere.csv")),
+            lambda text: text + text[text.index("  - id:") : text.index("\n\n", text.index("  - id:"))] + "\n",
+            "repeats the id of",
+        ),
+        (edit_record(lambda record: record.replace("published: '862'", "published: '8.6.2'")), RECORD),
+        (
+            edit_record(lambda record: record.replace("degree_sweep/summary.csv", "degree_sweep/nowhere.csv")),
             "no study produces the table 'degree_sweep/nowhere.csv'",
         ),
-        (edit_row(lambda line: ",".join(line.split(",")[:5])), "wrong number of fields"),
+        (
+            edit_record(lambda record: record.replace("    judge: rounded", "    judge: roundd")),
+            "judge 'roundd' is not one of",
+        ),
+        (
+            edit_record(lambda record: record.replace("    section:", "   section:")),
+            "regularization_and_cross_validation.yaml, line",
+        ),
     ],
 )
-def test_a_malformed_registry_row_stops_the_run_before_any_job(workflow_copy, edit, named):
-    registry = workflow_copy / "registry" / "published_numbers.csv"
+def test_a_malformed_registry_record_stops_the_run_before_any_job(workflow_copy, edit, named):
+    registry = workflow_copy / "registry" / "regularization_and_cross_validation.yaml"
     before = registry.read_text()
-    registry.write_text("\n".join(edit(before.splitlines())) + "\n")
+    registry.write_text(edit(before))
     assert registry.read_text() != before, "the edit must change the registry"
     run = snakemake(workflow_copy, "all")
     assert run.returncode != 0

@@ -1,7 +1,6 @@
 """Study sklearn_nested_iris: scikit-learn's gallery "Nested versus non-nested cross-validation" on our code."""
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,8 +9,9 @@ from sklearn.datasets import load_iris
 from sklearn.model_selection import GridSearchCV, KFold, cross_val_score
 from sklearn.svm import SVC
 
+from conftest import project_records
 from cvsuite.methods.nested_selection import estimator_scorer, parameter_grid
-from cvsuite.published.registry import published_value, read_registry
+from cvsuite.published.published_values import published_value
 from cvsuite.studies.sklearn_nested_iris import (
     PUBLISHED_REFERENCES,
     difference_summary,
@@ -26,7 +26,6 @@ X, Y = load_iris(return_X_y=True)
 GRID = {"C": [1, 10, 100], "gamma": [0.01, 0.1]}
 SETTINGS = parameter_grid(GRID)
 SVC_SCORER = estimator_scorer(lambda setting: SVC(kernel="rbf", **setting))
-REGISTRY = Path(__file__).resolve().parents[1] / "registry" / "published_numbers.csv"
 
 
 def test_gallery_trials_are_the_gallerys_loop():
@@ -133,12 +132,12 @@ def test_fold_sizes_are_kfolds_on_iris():
 def test_the_reference_lines_are_the_gallerys_printed_numbers():
     # 'Average difference of <mean> with std. dev. of <sd>.': each reference line is the number at
     # its place in the quoted sentence, from the row of the column the figure draws it against.
-    claims = read_registry(REGISTRY)
+    claims = project_records()
     rows = {claim.id: claim for claim in claims}
     places = {"mean": (0, "mean_difference"), "sd": (1, "sd_difference"), "mean_iid": (0, "mean_difference")}
     for name, claim_id in PUBLISHED_REFERENCES.items():
         place, column = places[name]
-        quoted = re.findall(r"\d+\.\d+", rows[claim_id].where)
+        quoted = re.findall(r"\d+\.\d+", rows[claim_id].cited_words)
         assert published_value(claims, claim_id) == float(quoted[place])
-        assert rows[claim_id].column == column
-    assert "pooled" in rows[PUBLISHED_REFERENCES["mean_iid"]].row
+        assert rows[claim_id].reading.reference.column == column
+    assert "pooled" in rows[PUBLISHED_REFERENCES["mean_iid"]].reading.reference.rows

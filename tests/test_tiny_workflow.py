@@ -15,8 +15,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from conftest import ROOT, TINY_CONFIG, copy_finished, snakemake
-from cvsuite.published.registry import read_registry
+from conftest import ROOT, TINY_CONFIG, copy_finished, project_records, snakemake
 from cvsuite.workflow.catalog import load_catalog
 
 CATALOG = load_catalog(ROOT / "studies.yaml")
@@ -63,7 +62,7 @@ def test_every_figure_is_drawn_and_checked(tiny_workflow):
 
 
 def test_the_comparison_judges_every_registered_number(tiny_workflow):
-    registry = read_registry(ROOT / "registry" / "published_numbers.csv")
+    registry = project_records()
     comparison = pd.read_csv(tiny_workflow / "results" / "comparison.csv", keep_default_na=False)
     assert sorted(comparison["claim"]) == sorted(claim.id for claim in registry)
     assert (comparison["status"] != "").all()
@@ -137,17 +136,21 @@ def test_a_registry_note_edit_reruns_the_comparison_alone_and_a_printed_value_th
     tiny_workflow, tmp_path
 ):
     workdir = copy_finished(tiny_workflow, tmp_path / "run")
-    registry = workdir / "registry" / "published_numbers.csv"
+    registry = workdir / "registry" / "regularization_and_cross_validation.yaml"
     text = registry.read_text(encoding="utf-8")
     run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
     assert run.returncode == 0 and planned_rules(run) == set(), run.stdout[-2000:]  # nothing changed: nothing
 
-    registry.write_text(text.replace("Page 802's sweep found", "Page 802's sweep finds", 1), encoding="utf-8")
+    assert "Page 802's sweep recomputed, degrees 0 to 15" in text  # a record's note, which no study reads
+    registry.write_text(
+        text.replace("sweep recomputed, degrees 0", "sweep recomputed for degrees 0", 1), encoding="utf-8"
+    )
     run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
     assert run.returncode == 0 and planned_rules(run) == {"compare", "all"}, run.stdout[-2000:]
 
-    row = next(line for line in text.splitlines() if line.startswith("rcv.823.norm-degree-15,"))
-    registry.write_text(text.replace(row, row.replace(',"81,050",', ',"81,051",', 1)), encoding="utf-8")
+    record = text.index("- id: rcv.823.norm-degree-15\n")
+    published = text.index("published: '81,050'", record)
+    registry.write_text(text[:published] + "published: '81,051'" + text[published + 19 :], encoding="utf-8")
     run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
     assert run.returncode == 0, run.stderr[-2000:]
     # The printed norm is read by degree_sweep's figure alone, not by its study.

@@ -5,13 +5,14 @@ import pandas as pd
 import pytest
 from twelve_points_cases import DESIGN, MSE, RECOVERED_Y, X, brute_force_sums_of_squares, noisy_table, refit
 
+from conftest import project_records
 from cvsuite.methods.fold_statistics import fold_statistics
-from cvsuite.published.comparison import judge, look_up
-from cvsuite.published.registry import read_registry
+from cvsuite.published.comparison import compare
+from cvsuite.published.records import read_vague_words
 from cvsuite.studies import twelve_points as tp
 from cvsuite.studies.document_claims import claims_table
 
-REGISTRY = Path(__file__).resolve().parents[1] / "registry" / "published_numbers.csv"
+REGISTRY = Path(__file__).resolve().parents[1] / "registry"
 
 
 def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_table():
@@ -55,11 +56,12 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
         "twelve_points/expectations_by_folds.csv": expectations,
         "twelve_points/random_design_expectations.csv": random_designs,
     }
-    registered = [c for c in read_registry(REGISTRY) if c.table in tables]
+    registered = [r for r in project_records() if r.table in tables]
     assert len(registered) >= 50
-    for claim in registered:
-        expected = ("differs",) if claim.erratum else ("reproduced", "reproduced by construction")
-        assert judge(claim, look_up(claim, tables))["status"] in expected, claim.id
+    judged = compare(registered, tables, read_vague_words(REGISTRY))
+    for record, status in zip(registered, judged["status"]):
+        expected = ("differs",) if record.erratum else ("reproduced", "reproduced by construction")
+        assert status in expected, record.id
 
 
 def test_fits_and_held_out_predictions_are_least_squares_refits():

@@ -12,7 +12,7 @@ import shlex
 import pandas as pd
 import pytest
 
-from conftest import ROOT, copy_finished, snakemake
+from conftest import ROOT, copy_finished, project_records, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -45,8 +45,7 @@ def test_a_readme_what_if_ends_with_a_complete_report(finished_workflow, tmp_pat
     run = snakemake(workdir, *arguments[1:])
     assert run.returncode == 0, run.stderr[-4000:]
     comparison = pd.read_csv(workdir / "results" / "comparison.csv", dtype=str, keep_default_na=False)
-    registry = pd.read_csv(workdir / "registry" / "published_numbers.csv", dtype=str, keep_default_na=False)
-    assert list(comparison["claim"]) == list(registry["id"])
+    assert list(comparison["claim"]) == [record.id for record in project_records()]
     report = (workdir / "results" / "REPORT.md").read_text(encoding="utf-8")
     changed = re.findall(r"^\| `([^`]+)` \|", report.split("## Errata")[0], re.M)
     assert changed, "REPORT.md must name the settings the what-if changed"
@@ -73,10 +72,10 @@ def listing(folder):
 
 def test_a_misspelt_registry_column_is_refused_before_any_job_and_nothing_is_touched(finished_workflow, tmp_path):
     workdir = copy_finished(finished_workflow, tmp_path / "typo")
-    registry = workdir / "registry" / "published_numbers.csv"
+    registry = workdir / "registry" / "regularization_and_cross_validation.yaml"
     text = registry.read_text()
-    assert ",best_theta_norm," in text
-    registry.write_text(text.replace(",best_theta_norm,", ",best_theta_nrm,", 1))
+    assert "summary.csv.best_theta_norm\n" in text
+    registry.write_text(text.replace("summary.csv.best_theta_norm\n", "summary.csv.best_theta_nrm\n", 1))
     before = listing(workdir / "results"), listing(workdir / "figures")
     run = snakemake(workdir, "all")
     assert run.returncode != 0
@@ -85,10 +84,10 @@ def test_a_misspelt_registry_column_is_refused_before_any_job_and_nothing_is_tou
 
 
 def words_as_the_tables_give_them(workdir, config: dict) -> pd.DataFrame:
-    """Every registry row's note, reading, remark and erratum filled from the tables and config of
+    """Every record's note, reading, remark and erratum judged and filled from the tables and config of
     the run in ``workdir``: what comparison.csv must say if its numbers come from that run."""
-    from cvsuite.published.registry import WORDED_FIELDS
-    from cvsuite.published.templates import render
+    from cvsuite.published.comparison import compare
+    from cvsuite.published.records import read_records, read_vague_words
     from cvsuite.workflow.catalog import load_catalog
 
     catalog = load_catalog(workdir / "studies.yaml")
@@ -100,10 +99,10 @@ def words_as_the_tables_give_them(workdir, config: dict) -> pd.DataFrame:
         for table in study.tables
         if (workdir / study.table_path(table)).exists()
     }
-    registry = pd.read_csv(workdir / "registry" / "published_numbers.csv", dtype=str, keep_default_na=False)
-    for field in WORDED_FIELDS:
-        registry[field] = [render(text, tables, config) for text in registry[field]]
-    return registry.set_index("id")[list(WORDED_FIELDS)]
+    registry = workdir / "registry"
+    records = read_records(registry, catalog.table_columns())
+    judged = compare(records, tables, read_vague_words(registry), config=config).fillna("")
+    return judged.set_index("claim")[["note", "reading", "remark", "erratum"]]
 
 
 def assert_words_follow_the_tables(workdir, config: dict) -> pd.DataFrame:
@@ -128,7 +127,7 @@ def test_every_number_in_the_registrys_words_is_this_runs(finished_workflow):
 
 
 def test_a_new_seed_moves_the_numbers_in_the_registrys_words(finished_workflow, tmp_path):
-    """A rerun under another seed leaves no sentence with the old run's numbers (issue 18)."""
+    """A rerun under another seed leaves no sentence with the old run's numbers."""
     import yaml
 
     workdir = copy_finished(finished_workflow, tmp_path / "new-seed")

@@ -9,7 +9,7 @@ import re
 import pandas as pd
 import pytest
 
-from conftest import snakemake
+from conftest import project_records, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -36,16 +36,16 @@ def failing_claims(comparison: pd.DataFrame) -> pd.DataFrame:
 
 def test_every_registered_number_reads_as_the_registry_expects(finished_workflow):
     comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
-    registry = pd.read_csv(finished_workflow / "registry" / "published_numbers.csv", dtype=str, keep_default_na=False)
-    assert list(comparison["claim"]) == list(registry["id"]), "the comparison must list every registry row, in order"
+    ids = [record.id for record in project_records()]
+    assert list(comparison["claim"]) == ids, "the comparison must list every record of the registry, in order"
     bad = failing_claims(comparison)
     table = bad[["claim", "published", "reproduced_as_printed", "status", "erratum", "where"]].to_string(index=False)
     assert bad.empty, f"{len(bad)} registered number(s) do not read as expected:\n{table}"
 
 
 def test_every_consistent_verdict_had_the_power_to_differ(finished_workflow):
-    from cvsuite.published.comparison import POWER_FRACTION
-    from cvsuite.published.printed_numbers import parse_printed
+    from cvsuite.methods.printed_numbers import parse_printed
+    from cvsuite.published.judges import POWER_FRACTION
 
     comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", keep_default_na=False)
     consistent = comparison[comparison["status"] == "consistent"]

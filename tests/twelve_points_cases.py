@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from cvsuite.methods.fold_statistics import Convention, Design, statistic_values
-from cvsuite.published.printed_targets import PrintedTargets
+from cvsuite.methods.printed_targets import PrintedTargets
 
 DESIGN = Design.of(12, 1, 5, 4)
 X = DESIGN.x

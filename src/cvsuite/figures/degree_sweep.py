@@ -7,7 +7,7 @@ from matplotlib.figure import Figure
 
 from cvsuite.figures import style
 from cvsuite.figures.figure_inputs import FigureInputs
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value
 
 PRINTED_NORM = "rcv.823.norm-degree-15"  # registry row: the document's ||theta|| at degree 15
 

@@ -10,7 +10,7 @@ from cvsuite.data.null_predictors import NullDesign
 from cvsuite.figures import style
 from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.figures.marks import replicate_columns
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value
 from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings
 from cvsuite.studies.esl_wrong_and_right_way_findings import PUBLISHED, book_reading_runs
 

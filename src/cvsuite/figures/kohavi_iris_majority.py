@@ -8,7 +8,7 @@ from matplotlib.figure import Figure
 
 from cvsuite.figures import style
 from cvsuite.figures.figure_inputs import FigureInputs
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value
 
 PUBLISHED_LOO = "kohavi1995.loo.accuracy"  # registry row drawn as the published reference
 

@@ -14,8 +14,9 @@ from matplotlib.figure import Figure
 
 from cvsuite.figures import style
 from cvsuite.figures.figure_inputs import FigureInputs
-from cvsuite.published.comparison import UNDECIDED
 from cvsuite.studies.robustness_regions import PassRegion, regions_from_arrays
+
+UNDECIDED = "undecided"  # TRANSITIONAL: a claims table that cannot decide
 
 SCALES = (  # (columns' prefix, label, colour, row)
     ("document", "at the document's scale", "0.55", 0),

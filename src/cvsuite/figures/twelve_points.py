@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 from cvsuite.figures import style
 from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.methods.fold_statistics import MODELS, Design, least_squares_coefficients, predict
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value
 
 # Registry rows drawn as published references in the figures.
 PUBLISHED_FOLD = {4: "oos.twelve.polynomial-fold-4", 3: "oos.twelve.polynomial-fold-3"}

@@ -9,7 +9,7 @@ from matplotlib.figure import Figure
 
 from cvsuite.figures import style
 from cvsuite.figures.figure_inputs import FigureInputs
-from cvsuite.published.registry import published_value
+from cvsuite.published.published_values import published_value
 
 # The paper's figures drawn as references, by registry row: a published number lives in the registry only.
 PAPER_ROWS = {

@@ -1,4 +1,4 @@
-"""The printed values alone (registry row id -> the number as printed): what a study reads of the registry.
+"""The printed values alone (registry record id -> the number as printed): what a study reads of the registry.
 
 Some studies start from a published number (the twelve-point recovery's targets, the calibrations)
 and some figures draw one as a reference line (studies.yaml's ``figures_read_published``). Had they
@@ -13,6 +13,8 @@ import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
+
+from cvsuite.methods.printed_numbers import parse_printed
 
 COLUMNS = ("id", "published")
 
@@ -41,3 +43,16 @@ def read_published_values(path: str | Path) -> list[PublishedValue]:
     if not rows or tuple(rows[0]) != COLUMNS:
         raise ValueError(f"{path}: not an extract of the registry's printed values (header {rows[:1]})")
     return [PublishedValue(*row) for row in rows[1:]]
+
+
+def published_value(claims, claim_id: str) -> float:
+    """The value of registry record ``claim_id`` as printed ("0%" -> 0.0, "0.007581" -> 0.007581).
+
+    A figure that draws a published number as a reference asks for it by the record's id, so the line
+    moves if the registry is corrected and nothing is typed twice. ``claims``: the extract's rows (or
+    records), anything with an ``id`` and a ``published`` text.
+    """
+    for claim in claims:
+        if claim.id == claim_id:
+            return parse_printed(claim.published).value
+    raise KeyError(f"the registry has no record '{claim_id}' (a figure draws it as the published reference)")

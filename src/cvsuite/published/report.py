@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from cvsuite.published.comparison import ALLOWANCE_SE, POWER_FRACTION, verdict_counts
+from cvsuite.published.comparison import verdict_counts
+from cvsuite.published.judges import ALLOWANCE_SE, JUDGES, POWER_FRACTION
 
 MARKS = {
     "reproduced": "✅ reproduced",
@@ -115,9 +116,10 @@ def render_report(
     lines += [f"| {MARKS[status]} | {n} | {MEANINGS[status]} |" for status, n in counts.items()]
     lines += [
         "",
-        "Every number the documents print, from `registry/published_numbers.csv`, beside the number the "
-        "workflow just computed (`results/comparison.csv`, which also gives each re-simulated figure's "
-        "standard error, allowance, z and alternative).",
+        "Every number the documents print, from the registry (`registry/<document>.yaml`, one record each), "
+        "beside the number the workflow just computed (`results/comparison.csv`, which also names each "
+        "record's judge and statistic, and gives each re-simulated figure's standard error, allowance, z "
+        "and alternative).",
         "",
     ]
     if versions:
@@ -164,16 +166,22 @@ def render_report(
     return "\n".join(lines) + "\n"
 
 
-# A claim the suite tests (comparison 'exact' against True) reads as words: the document asserts
-# it, and our test finds it holds or not.
-_CLAIM_WORDS = {"True": "holds", "False": "does not hold"}
+# A claim the suite tests reads as words: the document asserts it, and its judge finds it holds,
+# does not hold, or cannot tell.
+_CLAIM_WORDS = {"True": "holds", "False": "does not hold", "undecided": "undecided"}
+
+
+def is_claim(row) -> bool:
+    """Whether a comparison row is a claim in words (its judge a claim's), not a printed number."""
+    name = str(row.judge).split("(", 1)[0]
+    return (name in JUDGES and JUDGES[name].kind == "claim") or (name == "exact" and str(row.published) == "True")
 
 
 def shown_value(row, side: str) -> str:
     """The ``side`` ("published" or "reproduced") of a row as the report shows it: a tested claim
-    in words ("asserted"; "holds", "does not hold"), a number as printed."""
+    in words ("asserted"; "holds", "does not hold", "undecided"), a number as printed."""
     value = row.published if side == "published" else row.reproduced_as_printed
-    if row.comparison == "exact" and str(value) in _CLAIM_WORDS:
+    if is_claim(row) and str(value) in _CLAIM_WORDS:
         return "asserted" if side == "published" else _CLAIM_WORDS[str(value)]
     return _cell(value)
 
@@ -227,14 +235,18 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
         links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
         notes = dict.fromkeys(str(r.note).removesuffix(UNMOVED_NOTE).removesuffix(UNMOVED_NOTE[2:]) for r in group)
         readings = dict.fromkeys(_cell(r.reading) for r in group if isinstance(r.reading, str) and r.reading)
-        evidence = dict.fromkeys(f"`{_cell(r.evidence)}`" for r in group if isinstance(r.evidence, str) and r.evidence)
+        evidence = dict.fromkeys(
+            f"`{_cell(r.judge)}` on `{_cell(r.statistic)}`"
+            for r in group
+            if isinstance(r.statistic, str) and r.statistic
+        )
         sentences = "; ".join(
             f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)}, published "
             f"{shown_value(r, 'published')}, reproduced {shown_value(r, 'reproduced')} (`{r.claim}`)"
             for r in group
         )
         tested = f" *Reading tested:* {' / '.join(readings)}" if readings else ""
-        read = f" *Evidence:* {', '.join(evidence)}." if evidence else ""
+        read = f" *Judged by:* {', '.join(evidence)}." if evidence else ""
         out.append(f"- {finding}{sentences}{links}.{tested}{read} {' '.join(_cell(n) for n in notes if n)}")
     return out
 

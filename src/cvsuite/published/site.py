@@ -21,8 +21,8 @@ from pathlib import Path
 import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from cvsuite.methods.printed_numbers import parse_printed
 from cvsuite.published.comparison import STATUSES, verdict_counts
-from cvsuite.published.printed_numbers import parse_printed
 from cvsuite.published.report import (
     MEANINGS,
     UNMOVED_NOTE,
@@ -30,6 +30,7 @@ from cvsuite.published.report import (
     errata,
     figure_anchor,
     grouped_by_remark,
+    is_claim,
     remarks,
     shown_value,
 )
@@ -137,7 +138,7 @@ def _row(r) -> dict:
     figure = r.figure
     published = shown_value(r, "published")
     try:
-        published_value = parse_printed(str(r.published)).value if r.comparison != "exact" else ""
+        published_value = parse_printed(str(r.published)).value if not is_claim(r) else ""
     except (ValueError, AttributeError):
         published_value = ""
     return {
@@ -155,7 +156,7 @@ def _row(r) -> dict:
         "remark": r.remark,
         "erratum": r.erratum,
         "reading": r.reading,
-        "evidence": r.evidence,
+        "evidence": f"{r.judge} on {r.statistic}" if r.statistic else "",
         "study": r.study,
         "table": table_file(r.table) if r.table else "",
         "table_name": r.table,

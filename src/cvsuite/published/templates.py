@@ -1,14 +1,16 @@
 """Numbers in the registry's words, read from the run that is being judged.
 
-A registry note, reading, remark or erratum names the numbers it rests on as placeholders, which
+A record's note, remark, erratum or measure names the numbers it rests on as placeholders, which
 the comparison fills from the tables of the same run; so a rerun under another config or seed
-keeps every sentence true. Two kinds:
+keeps every sentence true. Three kinds:
 
-- ``${k_bias/shuffle_summary.csv[K=2].shuffles_above_truth}``: a cell of a study's table, the row
-  chosen as the registry's ``row`` field chooses it (``column=value`` joined by ``&``; none for a
-  one-row table), written with an optional Python format spec after a colon:
+- ``${k_bias/shuffle_summary.csv[K=2].shuffles_above_truth}``: a cell of a study's table, its row
+  chosen as a statistic reference chooses it (``cvsuite.published.statistics``; none for a one-row
+  table), written with an optional Python format spec after a colon:
   ``${k_bias/k_bias.csv[K=2].bias_over_truth:.1f}``, ``${...share_above_truth:.1%}``;
-- ``${config:k_bias.shuffles}``: a setting of this run (a design number such as the 40 shuffles).
+- ``${config:k_bias.shuffles}``: a setting of this run (a design number such as the 40 shuffles);
+- ``${judge.statistic:.1f}`` and ``${judge.se:.2g}``: what the record's own judge found, the
+  statistic its verdict rests on and that statistic's standard error.
 
 (The dollar sign keeps them apart from the braces of sets and TeX the sentences also hold.)
 
@@ -23,13 +25,13 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from cvsuite.published.column_patterns import declares_column
+from cvsuite.published.statistics import BadReference, parse_reference, reference_problem, select_rows
 
 if TYPE_CHECKING:  # pandas only names the tables' type: the Snakefile reads the registry without it
     import pandas as pd
 
 PLACEHOLDER = re.compile(r"\$\{([^{}]+)\}")
-_CELL = re.compile(r"^(?P<table>[a-z0-9_]+/[a-z0-9_]+\.csv)(?:\[(?P<row>[^\]]*)\])?\.(?P<column>[A-Za-z0-9_]+)$")
+JUDGED = ("judge.statistic", "judge.se")
 MISSING = "n/a"
 
 
@@ -44,17 +46,23 @@ def placeholders(text: str) -> list[str]:
 
 def parse_placeholder(inner: str) -> tuple[str, str, str, str]:
     """``table[row].column:format`` -> (table, row, column, format); ``config:a.b:format`` ->
-    ("config", "a.b", "", format). TemplateError if it is neither."""
+    ("config", "a.b", "", format); ``judge.statistic:format`` -> ("judge", "statistic", "", format).
+    TemplateError if it is none of them."""
     if inner.startswith("config:"):
         path, _, spec = inner[len("config:") :].partition(":")
         if not re.fullmatch(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*", path):
             raise TemplateError(f"'${{{inner}}}' names no setting (config:<block>.<key>)")
         return "config", path, "", spec
     reference, _, spec = inner.partition(":")
-    match = _CELL.match(reference)
-    if not match:
-        raise TemplateError(f"'${{{inner}}}' is not of the form ${{<study>/<table>.csv[<row>].<column>:<format>}}")
-    return match["table"], match["row"] or "", match["column"], spec
+    if reference in JUDGED:
+        return "judge", reference.split(".", 1)[1], "", spec
+    try:
+        parsed = parse_reference(reference)
+    except BadReference:
+        raise TemplateError(
+            f"'${{{inner}}}' is not of the form ${{<study>/<table>.csv[<row>].<column>:<format>}}"
+        ) from None
+    return parsed.table, parsed.rows, parsed.column, spec
 
 
 def _formatted(value, spec: str) -> str:
@@ -75,8 +83,6 @@ def _formatted(value, spec: str) -> str:
 
 
 def _cell_value(table: pd.DataFrame | None, row: str, column: str, cache: dict | None = None):
-    from cvsuite.published.comparison import select_rows
-
     if table is None or column not in table.columns:
         return None
     try:
@@ -97,15 +103,24 @@ def _setting(config: dict, path: str):
     return value
 
 
-def render(text: str, tables: dict[str, pd.DataFrame], config: dict | None = None, cache: dict | None = None) -> str:
-    """``text`` with every placeholder filled from ``tables`` (keyed ``<study>/<table>.csv``) and
-    ``config``; what this run does not compute reads ``n/a``. ``cache``: see ``select_rows``."""
+def render(
+    text: str,
+    tables: dict[str, pd.DataFrame],
+    config: dict | None = None,
+    cache: dict | None = None,
+    judged: dict | None = None,
+) -> str:
+    """``text`` with every placeholder filled from ``tables`` (keyed ``<study>/<table>.csv``),
+    ``config`` and ``judged`` (the record's judgement: ``statistic`` and ``se``); what this run does
+    not compute reads ``n/a``. ``cache``: see ``select_rows``."""
     if not text:
         return text
 
     def fill(match: re.Match) -> str:
         table, row, column, spec = parse_placeholder(match[1])
-        if table == "config":
+        if table == "judge":
+            value = (judged or {}).get(row)
+        elif table == "config":
             value = _setting(config or {}, row)
             if isinstance(value, list | tuple):
                 return ", ".join(_formatted(v, spec) for v in value)
@@ -119,25 +134,18 @@ def render(text: str, tables: dict[str, pd.DataFrame], config: dict | None = Non
 def check_placeholders(text: str, declared: dict[str, list[str]] | None) -> str | None:
     """What is wrong with the placeholders of ``text``, or None: each must parse, and name a table
     and columns (to read and to select on) that the studies declare."""
-    from cvsuite.published.registry import parse_row_selector
-
     for inner in placeholders(text):
         try:
             table, row, column, spec = parse_placeholder(inner)
             if spec:
                 format(1.5, spec) if not spec.endswith("d") else format(1, spec)
-            if table == "config":
+            if table in ("config", "judge"):
                 continue
-            selector = parse_row_selector(row)
+            problem = reference_problem(parse_reference(inner.partition(":")[0]), declared)
         except (TemplateError, ValueError) as err:
             return f"placeholder ${{{inner}}}: {err}"
-        if declared is None:
-            continue
-        if table not in declared:
-            return f"placeholder ${{{inner}}}: no study produces the table '{table}'"
-        for name in [column] + [key for key, _ in selector]:
-            if not declares_column(declared[table], name):
-                return f"placeholder ${{{inner}}}: table '{table}' has no column '{name}'"
+        if problem:
+            return f"placeholder ${{{inner}}}: {problem}"
     return None
 
 
@@ -147,7 +155,6 @@ def check_placeholders(text: str, declared: dict[str, list[str]] | None) -> str 
 _ALLOWED = [
     r"§\s?[\d.]+",
     r"\b(?:Table|Figure|Equation|Eq\.|eq\.|Part|Section|page|p\.|pp\.|Chapter)\s+[\d.,–-]+",
-    r"\bissues? \d+",  # a reference to the work log
     r"\b(?:19|20)\d\d\b",
     r"\b[KkNnmp] = \d+\b",
     r"\bk = n\b",

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from cvsuite.published.comparison import UNDECIDED
+UNDECIDED = "undecided"  # TRANSITIONAL: a claims table that cannot decide
+
 
 CLAIM_COLUMNS = ["claim", "holds", "value", "reading", "value_meaning"]
 

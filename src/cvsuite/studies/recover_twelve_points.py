@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.fold_statistics import Convention, Design, statistic_values
+from cvsuite.methods.printed_targets import PrintedTargets, arithmetic_problems, printed_check
 from cvsuite.methods.table_symmetries import align_to, line_complement_basis
-from cvsuite.published.printed_targets import PrintedTargets, arithmetic_problems, printed_check
 from cvsuite.studies.recover_twelve_points_search import (
     SearchResult,
     broad_starts,

@@ -30,6 +30,7 @@ from cvsuite.methods.fold_statistics import (
     statistic_values,
     statistics_from_sums,
 )
+from cvsuite.methods.printed_targets import PrintedTargets, misses_in_printed_units, reads_as_printed
 from cvsuite.methods.table_symmetries import (
     align_to,
     closest_to_line,
@@ -37,7 +38,6 @@ from cvsuite.methods.table_symmetries import (
     line_complement_basis,
     table_class,
 )
-from cvsuite.published.printed_targets import PrintedTargets, misses_in_printed_units, reads_as_printed
 
 
 @dataclass(frozen=True)

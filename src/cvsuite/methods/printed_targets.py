@@ -3,7 +3,7 @@
 "Estimating Out-of-Sample Error" prints the statistics of its twelve-point example (worked example
 after "Checks") at four decimals, or one for the ratios, and not the table they come from. A
 candidate table reproduces a printed figure when its recomputed value, written at the printed
-precision, reads the same (``cvsuite.published.printed_numbers``). This module holds the figures as
+precision, reads the same (``cvsuite.methods.printed_numbers``). This module holds the figures as
 printed (``PrintedTargets``), how far a value is from one in units of its last digit, the check of
 a table against all of them, and what the printed summaries alone rule out under a convention
 (``arithmetic_problems``), before any table is searched for.
@@ -29,8 +29,7 @@ from cvsuite.methods.fold_statistics import (
     is_statistic,
     statistic_values,
 )
-from cvsuite.published.printed_numbers import parse_printed, reads_the_same, write_as_printed
-from cvsuite.published.registry import Claim
+from cvsuite.methods.printed_numbers import parse_printed, reads_the_same, write_as_printed
 
 
 @dataclass(frozen=True)
@@ -48,8 +47,9 @@ class PrintedTargets:
         return cls(tuple(printed), tuple(str(t) for t in printed.values()))
 
     @classmethod
-    def from_registry(cls, claims: list[Claim], rows: dict[str, str]) -> PrintedTargets:
-        """The figures printed in the registry rows ``rows`` (statistic name: row id), as printed."""
+    def from_registry(cls, claims, rows: dict[str, str]) -> PrintedTargets:
+        """The figures printed in the registry rows ``rows`` (statistic name: row id), as printed;
+        ``claims`` are anything with an ``id`` and a ``published`` text (the registry's extract)."""
         published = {claim.id: claim.published for claim in claims}
         missing = [row for row in rows.values() if row not in published]
         if missing:
