@@ -3,9 +3,9 @@
 Writes the K table (truth, CV estimate, bias, standard error, spread over shuffles, training
 sizes), the standard-error range, the K = 5 partition of Figure 8.4, and what the document's words
 about the table rest on: the shuffles behind each mean, many more shuffles of the same sample, the
-book's two sources of error, the same sample at neighbouring degrees, and the claims. Its figures (the document's second
-figure, the partition grid with the document's table of K beside it) are drawn from these tables
-by its figure rule (cvsuite.figures.k_bias.draw).
+book's two sources of error, the same sample at neighbouring degrees and how the smallest K ranks
+them. Its figures (the document's second figure, the partition grid with the document's table of K
+beside it) are drawn from these tables by its figure rule (cvsuite.figures.k_bias.draw).
 """
 
 from cvsuite.data.sine import train_and_test
@@ -18,7 +18,7 @@ from cvsuite.studies.k_bias import (
     shuffle_summary,
     std_error_range,
 )
-from cvsuite.studies.k_bias_claims import KBiasEvidence, error_sources, k_bias_claims, other_degrees, precision_table
+from cvsuite.studies.k_bias_same_sample import degree_ranking, error_sources, other_degrees, precision_table
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -28,27 +28,17 @@ def main(job: Job) -> StudyResult:
     runs = shuffle_runs(samples, settings)
     table = k_bias_table(samples, settings, runs)
     grid = partition_grid(data["train_size"], params["partition_grid_folds"], params["first_seed"])
-    se_range = std_error_range(table, params["std_error_min_folds"])
-    evidence = KBiasEvidence(
-        table=table,
-        summary=shuffle_summary(runs, full_data_risk(samples, settings.degree), len(samples.y)),
-        precision=precision_table(samples, settings, params["precision_shuffles"]),
-        sources=error_sources(samples, settings),
-        others=other_degrees(samples, settings),
-        runs=runs,
-        n=len(samples.y),
-        std_error_min_folds=params["std_error_min_folds"],
-    )
+    others = other_degrees(samples, settings)
     return StudyResult(
         tables={
             "k_bias": table,
-            "std_error_range": se_range,
+            "std_error_range": std_error_range(table, params["std_error_min_folds"]),
             "partition_grid": grid,
-            "shuffle_summary": evidence.summary,
-            "precision": evidence.precision,
-            "error_sources": evidence.sources,
-            "other_degrees": evidence.others,
-            "claims": k_bias_claims(evidence),
+            "shuffle_summary": shuffle_summary(runs, full_data_risk(samples, settings.degree), len(samples.y)),
+            "precision": precision_table(samples, settings, params["precision_shuffles"]),
+            "error_sources": error_sources(samples, settings),
+            "other_degrees": others,
+            "degree_ranking": degree_ranking(others),
         },
     )
 

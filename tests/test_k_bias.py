@@ -16,14 +16,7 @@ from cvsuite.studies.k_bias import (
     shuffle_summary,
     std_error_range,
 )
-from cvsuite.studies.k_bias_claims import (
-    KBiasEvidence,
-    error_sources,
-    k_bias_claims,
-    other_degrees,
-    precision_table,
-    sign_test_p,
-)
+from cvsuite.studies.k_bias_same_sample import degree_ranking, error_sources, other_degrees, precision_table
 
 X, Y = sine_sample(25, 3, 0.35, 3.0)
 XT, YT = sine_sample(400, 99, 0.35, 3.0)
@@ -165,55 +158,49 @@ def test_other_degrees_score_leave_one_out_and_the_smallest_k_on_the_same_sample
     assert others.loc[4, "small_k_estimate"] == pytest.approx(shuffle_estimates(2, 3, 4).mean(), rel=1e-10)
 
 
-def hand_made_evidence(k2_bias_over_se, largest_share):
-    """Claims read from tables written by hand: K = 2 and 5, with chosen statistics."""
-    table = pd.DataFrame(
+def test_every_point_is_validated_once_in_every_shuffle_and_the_summary_counts_any_that_is_not():
+    settings = KBiasSettings(5, (2, 5, 25), 4, 0)
+    runs = shuffle_runs(SAMPLES, settings)
+    summary = shuffle_summary(runs, full_data_risk(SAMPLES, 5), 25)
+    assert (summary["points_not_validated_once"] == 0).all()
+    broken = [runs[0].__class__(runs[0].k, [[p[0], p[0]] for p in runs[0].partitions], runs[0].fold_risks)]
+    assert shuffle_summary(broken, 1.0, 25).loc[0, "points_not_validated_once"] > 0
+
+
+def test_the_share_of_shuffles_whose_standard_error_is_below_the_spread_carries_its_binomial_se():
+    summary = shuffle_summary(shuffle_runs(SAMPLES, KBiasSettings(5, (5,), 10, 0)), full_data_risk(SAMPLES, 5), 25)
+    share = summary.loc[0, "std_errors_below_spread_share"]
+    assert summary.loc[0, "std_errors_below_spread_share_se"] == pytest.approx(np.sqrt(share * (1 - share) / 10))
+
+
+def test_the_standard_error_range_gives_its_ratio():
+    table = pd.DataFrame({"K": [2, 5, 10], "std_error": [3.0, 0.028, 0.041]})
+    row = std_error_range(table, 5).iloc[0]
+    assert (row["std_error_min"], row["std_error_max"]) == (0.028, 0.041)
+    assert row["std_error_max_over_min"] == pytest.approx(0.041 / 0.028)
+
+
+def test_the_error_sources_say_how_much_worse_the_fold_models_are_and_how_per_fold_error_moves():
+    sources = error_sources(SAMPLES, KBiasSettings(5, (2, 5, 25), 3, 0)).set_index("K")
+    truth = full_data_risk(SAMPLES, 5)
+    assert sources.loc[2, "fold_models_risk_over_truth"] == pytest.approx(1 + sources.loc[2, "training_effect"] / truth)
+    assert sources.loc[2, "per_fold_validation_error_over_smallest_k"] == 1.0
+    ratio = sources.loc[25, "averaged_validation_error"] / sources.loc[25, "per_fold_validation_error"]
+    assert sources.loc[25, "averaged_over_per_fold"] == pytest.approx(ratio)
+
+
+def test_the_degree_ranking_counts_the_pairs_the_smallest_k_orders_against_the_truth():
+    others = pd.DataFrame(
         {
-            "K": [2, 5],
-            "truth": [1.0, 1.0],
-            "bias": [0.5, 0.04],
-            "bias_over_se": [k2_bias_over_se, 3.0],
-            "std_error": [0.1, 0.1],
-            "spread_over_std_error": [5.0, 2.7],
-            "fits": [2, 5],
+            "degree": [3, 4, 5],
+            "truth": [1.0, 2.0, 3.0],
+            "small_k": [2, 2, 2],
+            "small_k_estimate": [3.0, 2.0, 1.0],
+            "loo_error_percent": [0.5, -2.0, 1.0],
         }
     )
-    summary = pd.DataFrame(
-        {
-            "K": [2, 5],
-            "shuffles": [40, 40],
-            "shuffles_above_truth": [38, 21],
-            "largest_shuffle_share_of_estimate": [largest_share, 0.1],
-            "std_errors_below_spread_share": [0.9, 0.55],
-            "distinct_partitions": [40, 40],
-            "fall_to_next_k": [0.46, np.nan],
-            "fall_to_next_k_se": [0.1, np.nan],
-        }
-    )
-    empty = pd.DataFrame()
-    return KBiasEvidence(table, summary, pd.DataFrame(columns=["K"]), pd.DataFrame(columns=["K"]), empty, [], 25, 5)
-
-
-@pytest.mark.parametrize("ratio, share, noise_free, one_shuffle", [(1.55, 0.62, False, False), (2.5, 0.3, True, True)])
-def test_claims_read_bias_against_its_standard_error_and_its_largest_shuffle(ratio, share, noise_free, one_shuffle):
-    claims = k_bias_claims(hand_made_evidence(ratio, share)).set_index("claim")
-    assert bool(claims.loc["bias_beyond_noise_at_k2", "holds"]) == noise_free
-    assert bool(claims.loc["mean_not_from_one_shuffle_at_k2", "holds"]) == one_shuffle
-    assert claims.loc["bias_a_few_percent_at_k5", "holds"] and not claims.loc["bias_a_few_percent_at_k2", "holds"]
-    assert claims.loc["spread_nearly_three_times_std_error_at_k5", "holds"]
-    # 0.55 of 40 shuffles is not above one half by two standard errors (0.5 + 2 * 0.079)
-    assert not claims.loc["std_error_understates_spread_at_k5", "holds"]
-    assert claims.loc["bias_falls_beyond_noise_at_every_step", "value"] == pytest.approx(4.6)
-    # The sign, which a heavy tail cannot swamp: 38 of 40 above is systematic whatever the mean's t.
-    assert (
-        claims.loc["overestimate_systematic_at_k2", "holds"]
-        and not claims.loc["overestimate_systematic_at_k5", "holds"]
-    )
-
-
-def test_the_sign_test_is_the_exact_binomial_tail():
-    from math import comb
-
-    assert sign_test_p(40, 40) == pytest.approx(0.5**40)
-    assert sign_test_p(38, 40) == pytest.approx(sum(comb(40, j) for j in range(38, 41)) / 2**40)
-    assert sign_test_p(0, 10) == 1.0 and sign_test_p(20, 40) > 0.5
+    row = degree_ranking(others).iloc[0]
+    assert (row["discordant_pairs"], row["largest_loo_error_percent"], row["degrees"]) == (3, 2.0, 3)
+    assert degree_ranking(others.sort_values("degree").assign(small_k_estimate=[1.0, 2.0, 3.0])).loc[
+        0, "discordant_pairs"
+    ] == 0

@@ -284,3 +284,17 @@ def test_only_the_documents_claims_are_errata_and_each_is_judged():
     errata = [r for r in records if r.erratum]
     assert errata and all(r.document in DOCUMENTS for r in errata)
     assert all(r.readings for r in errata)
+
+
+def test_every_records_notes_link_is_a_heading_of_its_studys_notes():
+    from test_docs import anchors
+
+    broken = []
+    for record in project_records():
+        if not record.notes:
+            continue
+        study, _, anchor = record.notes.partition("#")
+        page = ROOT / "docs" / "notes" / f"{study}.md"
+        if not page.is_file() or (anchor and anchor not in anchors(page)):
+            broken.append(f"{record.id}: {record.notes}")
+    assert not broken, broken

@@ -108,8 +108,8 @@ def ordered(evidence: Evidence, params, printed: str, vague) -> Judgement:
 def _sign_test_words(params, vague) -> str:
     level = number(params, "level", SIGN_LEVEL)
     return (
-        f"is more of the {params.get('of', 'draws')} than a fair coin would put above "
-        f"(one-sided sign test, p below {short(level)})"
+        f"outnumber what a fair coin would put there (one-sided sign test over the {params.get('of', 'draws')}, "
+        f"p below {short(level)})"
     )
 
 

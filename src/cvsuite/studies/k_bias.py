@@ -225,8 +225,10 @@ def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFra
     mean without it; each shuffle's own standard error sigma / sqrt(K) (the median, how many are
     smaller than the first shuffle's, the share below the spread over shuffles); the per-fold
     s.d. sigma (first shuffle, and median); how many distinct partitions the shuffles drew; how
-    many training sizes one partition has; and the fall of the estimate to the next K with its
-    standard error, paired by shuffle (shuffle s cuts one permutation for every K).
+    many training sizes one partition has; the fall of the estimate to the next K with its
+    standard error, paired by shuffle (shuffle s cuts one permutation for every K); the binomial
+    standard error of the share of shuffles whose own standard error is below the spread; and how
+    many (shuffle, point) pairs are not validated exactly once (Equation 8.13 validates each once).
     """
     rows = []
     for i, run in enumerate(runs):
@@ -237,6 +239,8 @@ def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFra
         partitions = {tuple(tuple(f.tolist()) for f in canonical_partition(p)) for p in run.partitions}
         paired = i + 1 < len(runs) and len(runs[i + 1].fold_risks) == len(run.fold_risks)
         falls = estimates - runs[i + 1].estimates if paired else np.array([np.nan])
+        below = float((own_se < spread).mean())
+        validated = [np.bincount(np.concatenate(p), minlength=n) for p in run.partitions]
         rows.append(
             {
                 "K": k,
@@ -251,7 +255,7 @@ def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFra
                 else np.nan,
                 "median_std_error": float(np.median(own_se)),
                 "shuffles_with_smaller_std_error": int((own_se < own_se[0]).sum()),
-                "std_errors_below_spread_share": float((own_se < spread).mean()),
+                "std_errors_below_spread_share": below,
                 "spread_over_median_std_error": spread / float(np.median(own_se)),
                 "fold_sd": standard_error(run.fold_risks[0]) * math.sqrt(k),
                 "median_fold_sd": float(np.median(own_se)) * math.sqrt(k),
@@ -259,16 +263,21 @@ def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFra
                 "distinct_training_sizes": len(set(training_sizes(n, run.partitions[0]).tolist())),
                 "fall_to_next_k": float(falls.mean()),
                 "fall_to_next_k_se": standard_error(falls),
+                "std_errors_below_spread_share_se": math.sqrt(below * (1 - below) / len(estimates)),
+                "points_not_validated_once": int(sum(int((v != 1).sum()) for v in validated)),
             }
         )
     return pd.DataFrame(rows)
 
 
 def std_error_range(table: pd.DataFrame, min_folds: int) -> pd.DataFrame:
-    """The smallest and largest standard error over K >= min_folds: "between 0.028 and 0.041 for
-    K >= 5" ("Regularization and Cross-Validation", Reading the plot)."""
+    """The smallest and largest standard error over K >= min_folds, and their ratio: "roughly flat,
+    between 0.028 and 0.041 for K >= 5" ("Regularization and Cross-Validation", Reading the plot)."""
     chosen = table[table["K"] >= min_folds]["std_error"]
-    return pd.DataFrame([{"min_folds": min_folds, "std_error_min": chosen.min(), "std_error_max": chosen.max()}])
+    low, high = chosen.min(), chosen.max()
+    return pd.DataFrame(
+        [{"min_folds": min_folds, "std_error_min": low, "std_error_max": high, "std_error_max_over_min": high / low}]
+    )
 
 
 def partition_grid(n: int, n_folds: int, seed: int) -> pd.DataFrame:
