@@ -30,7 +30,7 @@ from cvsuite.studies.knn_estimators import (
     spread_findings,
     true_accuracy_range,
 )
-from cvsuite.studies.knn_estimators_claims import (
+from cvsuite.studies.knn_estimators_comparisons import (
     PartOneEvidence,
     comparison_pairs,
     estimate_truth_correlation,

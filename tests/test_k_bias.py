@@ -201,6 +201,7 @@ def test_the_degree_ranking_counts_the_pairs_the_smallest_k_orders_against_the_t
     )
     row = degree_ranking(others).iloc[0]
     assert (row["discordant_pairs"], row["largest_loo_error_percent"], row["degrees"]) == (3, 2.0, 3)
-    assert degree_ranking(others.sort_values("degree").assign(small_k_estimate=[1.0, 2.0, 3.0])).loc[
-        0, "discordant_pairs"
-    ] == 0
+    assert (
+        degree_ranking(others.sort_values("degree").assign(small_k_estimate=[1.0, 2.0, 3.0])).loc[0, "discordant_pairs"]
+        == 0
+    )

@@ -28,7 +28,7 @@ from cvsuite.studies.knn_estimators import (
     spread_findings,
     true_accuracy_range,
 )
-from cvsuite.studies.knn_estimators_claims import (
+from cvsuite.studies.knn_estimators_comparisons import (
     PartOneEvidence,
     comparison_pairs,
     dataset_component_test,
@@ -120,7 +120,7 @@ def test_crosscheck_accuracy_is_scikit_learns_on_the_same_images_and_folds():
     assert row["per_class_counts_match_stratified_kfold"] and row["unshuffled_kfold_is_consecutive_blocks"]
 
 
-# --- The document's claims about Part 1 (knn_estimators_claims) ------------------------------------------
+# --- The document's claims about Part 1 (knn_estimators_comparisons) ------------------------------------------
 PAIRED = pd.DataFrame(
     {
         "dataset": np.repeat([0, 1, 2, 3], 2),

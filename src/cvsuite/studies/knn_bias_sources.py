@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.monte_carlo import mean_and_se
-from cvsuite.studies.knn_estimators_claims import SIGNIFICANT_SE
+from cvsuite.studies.knn_estimators_comparisons import SIGNIFICANT_SE
 from cvsuite.studies.shape_image_datasets import BALANCED_LOO
 
 UNDECIDED = "undecided"  # TRANSITIONAL: a claims table that cannot decide

@@ -4,7 +4,7 @@ At the document's 40 datasets some of its sentences have no power (a 2-SE allowa
 effect in question); on the robustness study's fresh datasets they do. Each function here returns
 conclusion rows in the form of ``robustness.shape_image_conclusions`` (conclusion, statistic,
 criterion, estimate, se, held, and the criterion as a ``PassRegion`` for the figure), computed the
-same way at both scales, with paired comparisons (``knn_estimators_claims.paired_differences``)
+same way at both scales, with paired comparisons (``knn_estimators_comparisons.paired_differences``)
 wherever two estimators meet on the same datasets.
 """
 
@@ -15,7 +15,7 @@ import pandas as pd
 
 from cvsuite.methods.monte_carlo import mean_and_se
 from cvsuite.studies.knn_bias_sources import LITTLE, bias_sources, three_way
-from cvsuite.studies.knn_estimators_claims import estimate_truth_correlation, paired_differences
+from cvsuite.studies.knn_estimators_comparisons import estimate_truth_correlation, paired_differences
 from cvsuite.studies.robustness_regions import PassRegion
 from cvsuite.studies.shape_image_datasets import BALANCED_LOO
 
