@@ -48,7 +48,9 @@ REMARKS_INTRO = (
 )
 
 
-def main(registry: str, catalog_path: str, schema_path: str, config: dict, figure_checks: list[str], out) -> None:
+def main(
+    registry: str, catalog_path: str, schema_path: str, config: dict, figure_checks: list[str], notes_files, out
+) -> None:
     catalog = load_catalog(catalog_path)
     by_name = {
         f"{study.name}/{table}.csv": pd.read_csv(study.table_path(table), keep_default_na=False, na_values=[""])
@@ -95,7 +97,8 @@ def main(registry: str, catalog_path: str, schema_path: str, config: dict, figur
         SiteStudy(s.name, s.title, s.source, [(f, caption_of(s.name, f)) for f in s.figures])
         for s in catalog.studies.values()
     ]
-    pages = site_pages(comparison, shown, changes)
+    notes = {Path(p).stem: Path(p).read_text(encoding="utf-8") for p in notes_files}
+    pages = site_pages(comparison, shown, changes, notes)
     write_folder(out.site, {name: text.encode() for name, text in pages.items()}, site_assets(comparison, shown))
     write_text(overview_rst(comparison), out.overview)
     write_provenance(out.provenance, "compare", {"changed_settings": changes}, out)
@@ -116,6 +119,7 @@ if __name__ == "__main__":
             snakemake.input.schema,
             snakemake.params.config,
             list(snakemake.input.figure_checks),
+            list(snakemake.input.notes),
             snakemake.output,
         )
     end_job_process()

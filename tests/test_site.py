@@ -29,10 +29,10 @@ def a_comparison() -> pd.DataFrame:
             "reproduced": "45.7108112",
             "reproduced_as_printed": "46",
             "status": "differs",
-            "comparison": "rounded",
+            "judge": "rounded",
             "erratum": "the factor is 46",
             "reading": "the estimate over the truth",
-            "evidence": "identity: k_bias/k_bias.csv[K=2]:cv_over_truth",
+            "statistic": "k_bias/k_bias.csv[K=2].cv_over_truth",
             "note": PLANTED,
             "study": "k_bias",
             "table": "k_bias/k_bias.csv",
@@ -48,7 +48,7 @@ def a_comparison() -> pd.DataFrame:
             "reproduced": "6.341957159392009e-05",
             "reproduced_as_printed": "+0.000063",
             "status": "reproduced",
-            "comparison": "rounded",
+            "judge": "rounded",
             "remark": PLANTED,
             "study": "k_bias",
             "table": "k_bias/k_bias.csv",
@@ -60,7 +60,6 @@ def a_comparison() -> pd.DataFrame:
             "where": "'nnU-Net trains five folds'",
             "published": "5",
             "status": "not reproducible",
-            "comparison": "not_reproducible",
         },
     ]
     return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
@@ -191,3 +190,22 @@ def broken_links(folder: Path) -> list[str]:
             elif anchor and anchor not in pages.get(path, Links()).ids:
                 broken.append(f"{name}: {target} (no such anchor)")
     return broken
+
+
+def test_a_studys_notes_become_a_page_every_record_links_to_by_its_heading():
+    comparison = a_comparison()
+    comparison.loc[0, "notes"] = "k_bias#a-few-percent"
+    notes = {
+        "k_bias": "# Notes\n\n## A few percent\n\nSee [the other](twelve_points.md#x), [a file](../registry.md) "
+        "and `code <b>`.\n\n- one\n  continued\n- two\n\n| a | b |\n|---|---|\n| 1 | **2** |\n",
+        "twelve_points": f"# Twelve\n\n## X\n\n{PLANTED}\n",
+    }
+    pages = site_pages(comparison, [SiteStudy("k_bias", "K bias", "§8.2.4")], notes=notes)
+    page = pages["notes-k_bias.html"]
+    assert '<h2 id="a-few-percent">A few percent</h2>' in page
+    assert (
+        '<a href="notes-twelve_points.html#x">the other</a>' in page and "a file" in page and "registry.md" not in page
+    )
+    assert "<code>code &lt;b&gt;</code>" in page and "<li>one continued</li>" in page and "<b>2</b>" in page
+    assert PLANTED not in pages["notes-twelve_points.html"]
+    assert 'href="notes-k_bias.html#a-few-percent"' in pages["study-k_bias.html"]

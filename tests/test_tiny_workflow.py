@@ -132,7 +132,7 @@ def planned_rules(run) -> set[str]:
     return set(re.findall(r"^(?:local)?rule (\w+):", run.stdout, re.M))
 
 
-def test_a_registry_note_edit_reruns_the_comparison_alone_and_a_printed_value_the_studies_reading_it(
+def test_a_records_or_a_judges_edit_reruns_the_comparison_alone_and_a_printed_value_the_studies_reading_it(
     tiny_workflow, tmp_path
 ):
     workdir = copy_finished(tiny_workflow, tmp_path / "run")
@@ -141,12 +141,21 @@ def test_a_registry_note_edit_reruns_the_comparison_alone_and_a_printed_value_th
     run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
     assert run.returncode == 0 and planned_rules(run) == set(), run.stdout[-2000:]  # nothing changed: nothing
 
-    assert "Page 802's sweep recomputed, degrees 0 to 15" in text  # a record's note, which no study reads
-    registry.write_text(
-        text.replace("sweep recomputed, degrees 0", "sweep recomputed for degrees 0", 1), encoding="utf-8"
-    )
-    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
-    assert run.returncode == 0 and planned_rules(run) == {"compare", "all"}, run.stdout[-2000:]
+    edits = [
+        # a record's note, which no study reads
+        (registry, lambda text: re.sub(r"(\n    note: )([A-Z])", r"\1Here \2", text, count=1)),
+        # a vague word's bound, which only the judges read
+        (workdir / "registry" / "vague_words.yaml", lambda text: text.replace("below: '1.5'", "below: '1.6'", 1)),
+        # a judge's code
+        (workdir / "src" / "cvsuite" / "published" / "exact_judges.py", lambda text: text + "# a comment\n"),
+    ]
+    for path, edit in edits:
+        before = path.read_text(encoding="utf-8")
+        assert edit(before) != before, path
+        path.write_text(edit(before), encoding="utf-8")
+        run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
+        assert run.returncode == 0 and planned_rules(run) == {"compare", "all"}, (path.name, run.stdout[-2000:])
+    registry.write_text(text, encoding="utf-8")
 
     record = text.index("- id: rcv.823.norm-degree-15\n")
     published = text.index("published: '81,050'", record)

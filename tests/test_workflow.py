@@ -274,3 +274,28 @@ def test_the_site_opens_in_chromium_with_every_figure_a_working_filter_and_no_ra
         subprocess.run(shot, capture_output=True, timeout=120)
         assert (shots / f"{page}.png").stat().st_size > 10_000, page
     print(f"\nscreenshots of the site: {shots}")
+
+
+def test_every_judged_record_names_its_judge_and_every_text_fits_a_reader(finished_workflow):
+    """comparison.csv names the judge and statistic of every record it judges, and each note, remark
+    and erratum, as rendered with what the comparison adds to it, runs to at most 600 characters."""
+    from cvsuite.published.records import MAX_WORDED
+
+    comparison = pd.read_csv(finished_workflow / "results" / "comparison.csv", dtype=str, keep_default_na=False)
+    judged = comparison[comparison["status"] != "not reproducible"]
+    assert (judged["judge"] != "").all() and (judged["statistic"] != "").all()
+    long = [
+        (row["claim"], field, len(row[field]))
+        for _, row in comparison.iterrows()
+        for field in ("note", "remark", "erratum")
+        if len(row[field]) > MAX_WORDED
+    ]
+    assert not long, long
+
+
+def test_what_readers_see_never_speaks_of_issues_or_reviews(finished_workflow):
+    results = finished_workflow / "results"
+    pages = [results / "comparison.csv", results / "REPORT.md", *sorted((results / "site").glob("*.html"))]
+    pattern = re.compile(r"\bissues? \d+|\breview(?:s|ed)?\b|\bsession\b", re.I)
+    found = [(p.name, m.group(0)) for p in pages for m in pattern.finditer(p.read_text(encoding="utf-8"))]
+    assert not found, found[:10]

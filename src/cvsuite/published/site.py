@@ -4,9 +4,11 @@ Pages (all in one folder, so the folder opens from disk, from a zip, or inside t
 ``index.html`` (the verdict with its legend, the changed settings, the studies grouped by document),
 one ``study-<name>.html`` per study (its figures with their captions, its numbers beside ours),
 ``numbers.html`` (every number: a status filter, typed sorting, search, a row count),
-``errata.html`` (each finding once, with every sentence it covers, then the remarks) and
+``errata.html`` (each finding once, with every sentence it covers, then the remarks),
 ``sentences.html`` (every registered sentence as the document prints it, math included, each with an
-anchor every other page links to). Values are shown as printed, the full precision in a tooltip.
+anchor every other page links to) and one ``notes-<study>.html`` per study notes file
+(docs/notes/<study>.md: the longer reasoning a record links to). Values are shown as printed, the
+full precision in a tooltip.
 
 ``site_pages`` builds the pages from the comparison; the caller copies the figures and tables the
 pages link to (``site_assets``). Every string enters the HTML through Jinja's autoescape, except the
@@ -23,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from cvsuite.methods.printed_numbers import parse_printed
 from cvsuite.published.comparison import STATUSES, verdict_counts
+from cvsuite.published.notes_page import notes_html
 from cvsuite.published.report import (
     MEANINGS,
     UNMOVED_NOTE,
@@ -87,10 +90,32 @@ def site_assets(comparison: pd.DataFrame, studies: list[SiteStudy]) -> dict[str,
     return assets
 
 
-def site_pages(comparison: pd.DataFrame, studies: list[SiteStudy], changes: list[tuple] = ()) -> dict[str, str]:
-    """Every page of the site, by file name (see the module's docstring)."""
+def notes_page_name(study: str) -> str:
+    return f"notes-{study}.html"
+
+
+def _notes_link(target: str, notes: dict[str, str]) -> str | None:
+    """A link inside a notes file, as the site has it: another study's notes page, a web address, or
+    None (a file of the repository, which the site does not carry: its text stays)."""
+    if target.startswith(("http://", "https://")):
+        return target
+    page, _, anchor = target.partition("#")
+    name = Path(page).stem if page.endswith(".md") else ""
+    if name in notes:
+        return notes_page_name(name) + (f"#{anchor}" if anchor else "")
+    if not page and anchor:
+        return f"#{anchor}"
+    return None
+
+
+def site_pages(
+    comparison: pd.DataFrame, studies: list[SiteStudy], changes: list[tuple] = (), notes: dict[str, str] | None = None
+) -> dict[str, str]:
+    """Every page of the site, by file name (see the module's docstring); ``notes`` maps a study to the
+    Markdown of its notes (docs/notes/<study>.md)."""
+    notes = notes or {}
     comparison = comparison.fillna("")
-    rows = [_row(r) for r in comparison.itertuples()]
+    rows = [_row(r, notes) for r in comparison.itertuples()]
     by_study = {s.name: [r for r in rows if r["study"] == s.name] for s in studies}
     titles = {s.name: s.title for s in studies}
     for r in rows:
@@ -129,11 +154,18 @@ def site_pages(comparison: pd.DataFrame, studies: list[SiteStudy], changes: list
         pages[page_name(study.name)] = env.get_template("study.html.j2").render(
             study=study, figures=shown, rows=by_study[study.name],
             counts={s: n for s, n in verdict_counts(comparison[comparison["study"] == study.name]).items() if n},
+            notes=notes_page_name(study.name) if study.name in notes else "",
         )  # fmt: skip
+    titles = {s.name: s.title for s in studies}
+    for name, markdown in sorted(notes.items()):
+        title, body = notes_html(markdown, lambda target: _notes_link(target, notes))
+        pages[notes_page_name(name)] = env.get_template("notes.html.j2").render(
+            title=title or name, body=body, study=name, study_title=titles.get(name, "")
+        )
     return pages
 
 
-def _row(r) -> dict:
+def _row(r, notes: dict[str, str]) -> dict:
     """One published number as every page shows it."""
     figure = r.figure
     published = shown_value(r, "published")
@@ -162,7 +194,16 @@ def _row(r) -> dict:
         "table_name": r.table,
         "figure": f"{page_name(figure.split('/')[0])}#{figure_anchor(figure)}" if figure else "",
         "figure_name": figure,
+        "notes": _record_notes(str(r.notes or ""), notes),
     }
+
+
+def _record_notes(link: str, notes: dict[str, str]) -> str:
+    """A record's ``notes`` (``<study>#<anchor>``) as a link to the study's notes page."""
+    study, _, anchor = link.partition("#")
+    if not study or study not in notes:
+        return ""
+    return notes_page_name(study) + (f"#{anchor}" if anchor else "")
 
 
 def _documents(comparison: pd.DataFrame, studies: list[SiteStudy], by_study: dict) -> list[dict]:
