@@ -1,14 +1,14 @@
 """Study knn_estimators: Part 1 of the shape-image study ("Cross-Validation", section Example).
 
 Gathers the shards' estimates; writes the true-accuracy range, the estimator table (mean and s.d.
-of estimate - true), the repartition spread of the chosen dataset, the prose's comparisons, and
-the scikit-learn cross-check; then the Example's design, its estimators' training sizes, the
+of estimate - true), the repartition spread of the chosen dataset, the spreads the prose compares,
+and the scikit-learn cross-check; then the Example's design, its estimators' training sizes, the
 estimators compared pair by pair, their correlation with the truth, each estimate's error split into
-training size and validation (with a class-balanced leave-one-out), and the document's claims
-about Part 1 and the arithmetic it states (from the numbers it cites, read from the registry);
-and the first image of each class in the study's first dataset. Its figures (the shapes, the error
-distributions, the repartition spread) are drawn from these by its figure rule
-(cvsuite.figures.knn_estimators.draw).
+training size and validation (with a class-balanced leave-one-out), and the arithmetic and API facts
+the document states (from the numbers it cites, read from the registry); and the first image of
+each class in the study's first dataset. Statistics only: the registry's records judge them. Its
+figures (the shapes, the error distributions, the repartition spread) are drawn from these by its
+figure rule (cvsuite.figures.knn_estimators.draw).
 """
 
 import numpy as np
@@ -17,26 +17,28 @@ from cvsuite.data.shape_images import draw_shape_images
 from cvsuite.published.published_values import published_value, read_published_values
 from cvsuite.studies.cross_validation_arithmetic import (
     CitedNumbers,
-    arithmetic_claims,
+    arithmetic_tables,
     nested_fits,
     pooled_and_fold_auc,
 )
-from cvsuite.studies.document_claims import claims_table
-from cvsuite.studies.knn_bias_sources import bias_source_claims, bias_source_differences, bias_sources, source_pairs
+from cvsuite.studies.knn_bias_sources import (
+    bias_source_differences,
+    bias_sources,
+    source_pairs,
+    training_size_share,
+)
 from cvsuite.studies.knn_estimators import (
     crosscheck_table,
     estimator_summary,
     repartition_summary,
-    spread_findings,
+    spread_comparison,
     true_accuracy_range,
 )
 from cvsuite.studies.knn_estimators_comparisons import (
-    PartOneEvidence,
     comparison_pairs,
     estimate_truth_correlation,
     example_partitions,
     paired_differences,
-    part_one_claims,
     setup_table,
     training_sizes_table,
 )
@@ -76,21 +78,16 @@ def main(job: Job) -> StudyResult:
     repeated = repartition_summary(repartitions, [names[0], redrawn])
 
     images = blocks["shape_images"]["images"]
-    # The scikit-learn check's images, folds and classifier, which the pooled-AUC claim reuses.
+    # The scikit-learn check's images, folds and classifier, which the pooled-AUC statistics reuse.
     check = dict(sigma=p1["sigma"], k=p1["k"], n_folds=p1["crosscheck_folds"], seed=p1["crosscheck_seed"])
     crosscheck = crosscheck_table(settings.design, images["per_class"], **check)
     partitions = example_partitions(settings, p1["crosscheck_seed"])
     sizes = training_sizes_table(settings, partitions)
-    paired = paired_differences(estimates, comparison_pairs(names))
-    findings = spread_findings(summary, repeated, names[0], redrawn)
+    spreads = spread_comparison(summary, repeated, estimates, repartitions, names[0], redrawn)
     labels = np.repeat(np.arange(len(settings.design.masks())), settings.images_per_class)
-    evidence = PartOneEvidence(names, summary, paired, sizes, findings, repeated, partitions, labels)
     auc = pooled_and_fold_auc(settings.design, images["per_class"], **check)
     nested = nested_fits(settings.outer_folds, settings.selection_folds, len(settings.sigmas) * len(settings.ks))
-    arithmetic = arithmetic_claims(cited_numbers(job.input.published), labels, auc, nested)
-    claims = claims_table(
-        part_one_claims(evidence) + bias_source_claims(fold_models, source_differences, names) + arithmetic
-    )
+    arithmetic = arithmetic_tables(cited_numbers(job.input.published), labels, auc, nested)
 
     # The shapes figure shows the first dataset of the study as it was drawn: its figure job gets
     # the images it shows rather than redrawing a dataset.
@@ -105,15 +102,16 @@ def main(job: Job) -> StudyResult:
             "summary": summary,
             "repartitions": repartitions,
             "repartition_summary": repeated,
-            "findings": findings,
+            "spreads": spreads,
             "sklearn_crosscheck": crosscheck,
             "setup": setup_table(settings, estimates["dataset"].nunique()),
             "training_sizes": sizes,
-            "paired": paired,
+            "paired": paired_differences(estimates, comparison_pairs(names)),
             "correlation": estimate_truth_correlation(estimates, names),
             "bias_sources": sources,
             "bias_source_differences": source_differences,
-            "claims": claims,
+            "training_size_share": training_size_share(fold_models, names[-1], names[1]),
+            **arithmetic,
         },
         arrays={"example_images": examples},
     )

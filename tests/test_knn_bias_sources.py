@@ -5,10 +5,10 @@ import pandas as pd
 import pytest
 
 from cvsuite.studies.knn_bias_sources import (
-    bias_source_claims,
     bias_source_differences,
     bias_sources,
     source_pairs,
+    training_size_share,
 )
 from cvsuite.studies.shape_image_datasets import BALANCED_LOO
 
@@ -58,17 +58,34 @@ def test_the_pairs_compare_each_k_with_the_next_and_the_balanced_with_leave_one_
     assert ("leave-one-out", "holdout 20%") in pairs and (BALANCED_LOO, "leave-one-out") in pairs
 
 
-def test_the_training_size_claims_hold_when_larger_k_trains_closer_to_the_full_model():
+def test_larger_k_trains_closer_to_the_full_model_paired_over_the_datasets():
+    """What the records on the training-size bias read: the paired differences of the training-size
+    effects (larger K minus smaller, leave-one-out minus each other) with their standard errors."""
     models = fold_models()
-    claims = {c[0]: c for c in bias_source_claims(models, bias_source_differences(models, source_pairs(ORDER)), ORDER)}
-    assert claims["larger_k_less_training_size_bias"][1] is True
-    assert claims["loo_smallest_training_size_bias"][1] is True
-    assert claims["loo_little_training_size_bias"][1] and claims["loo_little_training_size_bias"][2] == pytest.approx(
-        1 / 15, rel=0.1
-    )
-    assert claims["loo_pessimism_is_class_imbalance"][1]
-    # Leave-one-out's models as far from the full model as 5-fold's: the ordering fails, and "little" too.
+    pair = bias_source_differences(models, source_pairs(ORDER)).set_index(["estimator", "versus"])
+    for step in [("10-fold", "5-fold"), ("leave-one-out", "10-fold"), ("leave-one-out", "holdout 20%")]:
+        row = pair.loc[step]
+        assert row["training_size_effect_difference"] > 2 * row["training_size_effect_difference_se"], step
+    balanced = pair.loc[(BALANCED_LOO, "leave-one-out")]
+    assert balanced["mean_error_difference"] > 2 * balanced["mean_error_difference_se"]  # 0.015 better, noise 0.01
+    # Leave-one-out's models as far from the full model as 5-fold's: the step to it turns negative.
     worse = fold_models(loo_effect=-0.02)
-    claims = {c[0]: c for c in bias_source_claims(worse, bias_source_differences(worse, source_pairs(ORDER)), ORDER)}
-    assert claims["larger_k_less_training_size_bias"][1] is False
-    assert not claims["loo_little_training_size_bias"][1]
+    row = (
+        bias_source_differences(worse, source_pairs(ORDER))
+        .set_index(["estimator", "versus"])
+        .loc[("leave-one-out", "10-fold")]
+    )
+    assert row["training_size_effect_difference"] < -2 * row["training_size_effect_difference_se"]
+
+
+def test_the_training_size_share_is_a_ratio_of_means_with_its_delta_method_error():
+    """ "Little of this bias": leave-one-out's training-size effect over 5-fold's, paired by dataset."""
+    models = fold_models()
+    share = training_size_share(models, "leave-one-out", "5-fold").iloc[0]
+    effects = models.pivot(index="dataset", columns="estimator", values="training_size_effect")
+    ratio = effects["leave-one-out"].mean() / effects["5-fold"].mean()
+    linear = (effects["leave-one-out"] - ratio * effects["5-fold"]) / effects["5-fold"].mean()
+    assert share["share"] == pytest.approx(ratio) and share["share"] == pytest.approx(1 / 15, rel=0.1)
+    assert share["share_se"] == pytest.approx(np.std(linear, ddof=1) / np.sqrt(len(linear)))
+    assert (share["estimator"], share["versus"], share["datasets"]) == ("leave-one-out", "5-fold", 40)
+    assert training_size_share(fold_models(loo_effect=-0.02), "leave-one-out", "5-fold").iloc[0]["share"] > 1

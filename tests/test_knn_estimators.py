@@ -11,6 +11,8 @@ from threadpoolctl import threadpool_limits
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import stratified_round_robin_folds
 from cvsuite.studies.cross_validation_arithmetic import (
+    CitedNumbers,
+    arithmetic_tables,
     binomial_standard_error_points,
     group_blocks_check,
     nested_fits,
@@ -18,24 +20,22 @@ from cvsuite.studies.cross_validation_arithmetic import (
     pooled_and_fold_auc,
     recht_closeness,
     sklearn_defaults,
-    split_representation_identity,
+    split_representation_counterexamples,
     training_size,
 )
 from cvsuite.studies.knn_estimators import (
     crosscheck_table,
     estimator_summary,
     repartition_summary,
-    spread_findings,
+    spread_comparison,
     true_accuracy_range,
 )
 from cvsuite.studies.knn_estimators_comparisons import (
-    PartOneEvidence,
+    _class_count_gap,
     comparison_pairs,
-    dataset_component_test,
     estimate_truth_correlation,
     example_partitions,
     paired_differences,
-    part_one_claims,
     setup_table,
     training_sizes_table,
 )
@@ -66,10 +66,10 @@ def test_estimator_summary_is_the_mean_and_sample_sd_of_the_errors():
     assert holdout["mean_error"] == pytest.approx(0.1)
     assert holdout["sd_error"] == pytest.approx(np.sqrt(0.03))  # deviations -0.2, 0.1, 0.1: 0.06 / 2
     assert holdout["mean_error_se"] == pytest.approx(0.1)  # sqrt(0.03) / sqrt(3)
-    assert not holdout["bias_distinguishable_from_zero"]  # 0.1 is not beyond 2 x 0.1
+    assert holdout["mean_error_over_se"] == pytest.approx(1.0)  # what cv.prose.no-bias's judge reads
     kfold = summary.loc["5-fold"]
     assert (kfold["mean_error"], kfold["sd_error"]) == pytest.approx((0.05, 0.05))
-    assert kfold["bias_distinguishable_from_zero"] == (0.05 > 2 * 0.05 / np.sqrt(3))
+    assert kfold["mean_error_over_se"] == pytest.approx(np.sqrt(3))  # 0.05 / (0.05 / sqrt(3))
     assert summary["held_out_images"].tolist() == [16, 80] and summary["n_datasets"].tolist() == [3, 3]
 
 
@@ -95,14 +95,20 @@ def test_repartition_summary_gives_range_and_sd_and_blanks_for_a_dataset_not_run
     assert empty["repetitions"] == 0 and np.isnan(empty["estimate_sd"]) and np.isnan(empty["dataset"])
 
 
-def test_spread_findings_compare_the_holdouts_spread_with_k_folds():
+def test_the_spreads_hold_the_dataset_component_of_the_variance_with_its_standard_error():
     summary = estimator_summary(ESTIMATES, ["holdout 20%", "5-fold"])
-    repeated = pd.DataFrame({"estimator": ["holdout 20%", "5-fold"], "estimate_sd": [0.08, 0.01]})
-    findings = spread_findings(summary, repeated, "holdout 20%", "5-fold").iloc[0]
-    assert findings["holdout_over_kfold_sd"] == pytest.approx(np.sqrt(0.03) / 0.05)
-    assert findings["partition_spread_below_dataset_spread"]  # 0.01 < 0.05
-    # mean error over s.e.: holdout 0.1 / 0.1 = 1.0, 5-fold 0.05 / 0.029 = 1.7; neither reaches 2
-    assert findings["no_estimator_bias_distinguishable"]
+    repartitions = pd.DataFrame(
+        {"dataset": 0, "repetition": [0, 1, 2], "estimator": "5-fold", "estimate": [0.60, 0.62, 0.64]}
+    )
+    repeated = repartition_summary(repartitions, ["5-fold"])
+    spreads = spread_comparison(summary, repeated, ESTIMATES, repartitions, "holdout 20%", "5-fold").iloc[0]
+    assert spreads["holdout_over_kfold_sd"] == pytest.approx(np.sqrt(0.03) / 0.05)
+    assert (spreads["kfold_dataset_sd"], spreads["kfold_partition_sd"]) == pytest.approx((0.05, 0.02))
+    # 5-fold's errors 0.0, 0.05, 0.1 (variance 0.0025) against estimates 0.60, 0.62, 0.64 (0.0004)
+    assert spreads["dataset_component_variance"] == pytest.approx(0.0025 - 0.0004)
+    # each variance's s.e. is that of its squared deviations' mean: (0.0025, 0, 0.0025), (0.0004, 0, 0.0004)
+    se = np.hypot(np.std([0.0025, 0, 0.0025], ddof=1), np.std([0.0004, 0, 0.0004], ddof=1)) / np.sqrt(3)
+    assert spreads["dataset_component_variance_se"] == pytest.approx(se)
 
 
 def test_crosscheck_accuracy_is_scikit_learns_on_the_same_images_and_folds():
@@ -116,8 +122,11 @@ def test_crosscheck_accuracy_is_scikit_learns_on_the_same_images_and_folds():
     splits = [(np.setdiff1d(np.arange(40), f), f) for f in folds]
     expected = cross_val_score(KNeighborsClassifier(3), features, labels, cv=splits).mean()
     assert row["ours_accuracy"] == pytest.approx(expected, abs=1e-15)
-    assert row["folds"] == 5 and row["accuracies_agree"]
+    assert row["folds"] == 5 and abs(row["accuracy_difference"]) < 1e-12
     assert row["per_class_counts_match_stratified_kfold"] and row["unshuffled_kfold_is_consecutive_blocks"]
+    # The Pipeline's scaler, fitted in each fold, holds that fold's training means and not the whole set's.
+    assert row["pipeline_fits"] == 5 and row["pipeline_scaler_mean_gap_to_training_images"] < 1e-12
+    assert row["pipeline_scaler_mean_gap_to_whole_set"] > 1e-6
 
 
 # --- The document's claims about Part 1 (knn_estimators_comparisons) ------------------------------------------
@@ -155,17 +164,6 @@ def test_correlation_with_the_truth_is_pearsons_with_fishers_standard_error():
     assert row["correlation"] == pytest.approx(r) and row["correlation_se"] == pytest.approx((1 - r**2) / np.sqrt(27))
 
 
-def test_the_dataset_component_test_is_an_upper_tail_f_test():
-    from scipy.stats import f
-
-    result = dataset_component_test(0.0632, 0.0396, 40, 20)
-    assert result["f"] == pytest.approx(0.0632**2 / 0.0396**2)
-    # Independent of scipy's survival function: the share of F(39, 19) draws above the statistic.
-    draws = f.rvs(39, 19, size=200_000, random_state=np.random.default_rng(0))
-    assert result["p"] == pytest.approx((draws > result["f"]).mean(), abs=0.002)
-    assert dataset_component_test(0.04, 0.04, 20, 20)["p"] == pytest.approx(0.5)
-
-
 @pytest.fixture(scope="module")
 def settings():
     import yaml
@@ -182,43 +180,21 @@ def test_training_sizes_are_n_times_k_minus_1_over_k(settings):
     assert sizes["models"].tolist() == [1, 5, 10, 80]
     assert sizes["train_images_min"].tolist() == sizes["train_images_max"].tolist() == [64, 64, 72, 79]
     assert (sizes["n_minus_n_over_k"] == sizes["n_times_k_minus_1_over_k"]).all()
+    assert (sizes["train_images_gap_max"] == 0).all()  # what cv.estimates.training-size's identity reads
+    # 20 images per class dealt round-robin: every stratified fold holds each class at its share exactly;
+    # leave-one-out's folds of one image cannot hold every class.
+    assert sizes["class_count_gap_max"].iloc[:3].tolist() == [0, 0, 0] and np.isnan(
+        sizes["class_count_gap_max"].iloc[3]
+    )
     setup = setup_table(settings, 40).iloc[0]
     assert (setup["images"], setup["fresh_images"], setup["holdout_percent"], setup["candidates"]) == (80, 4000, 20, 42)
 
 
-def _evidence(settings, loo_shift: float):
-    """Part 1 evidence on 40 synthetic datasets: LOO's error is the 10-fold's moved by ``loo_shift``."""
-    rng = np.random.default_rng(3)
-    names = settings.estimator_names()
-    base = rng.normal(0, 0.05, 40)
-    errors = {names[0]: rng.normal(0, 0.12, 40), names[1]: base + rng.normal(-0.01, 0.02, 40)}
-    errors[names[2]] = base + rng.normal(0.0, 0.02, 40)
-    errors[names[3]] = errors[names[2]] + loo_shift + rng.normal(0, 0.002, 40)
-    estimates = pd.concat(
-        [pd.DataFrame({"dataset": range(40), "estimator": n, "error": e}) for n, e in errors.items()], ignore_index=True
-    )
-    summary = pd.DataFrame({"n_datasets": [40]})
-    repeated = pd.DataFrame({"estimator": [names[1]], "repetitions": [20]})
-    findings = pd.DataFrame({"kfold_dataset_sd": [0.06], "kfold_partition_sd": [0.04]})
-    partitions = example_partitions(settings, 0)
-    labels = np.repeat(np.arange(4), 20)
-    paired = paired_differences(estimates, comparison_pairs(names))
-    sizes = training_sizes_table(settings, partitions)
-    return PartOneEvidence(names, summary, paired, sizes, findings, repeated, partitions, labels)
-
-
-def test_part_one_claims_read_leave_one_out_against_the_others_paired(settings):
-    honest = {c: (h, v) for c, h, v, _ in part_one_claims(_evidence(settings, 0.0))}
-    assert honest["loo_smallest_pessimistic_bias"][0] and honest["larger_k_less_pessimistic"][0]
-    pessimistic = {c: (h, v) for c, h, v, _ in part_one_claims(_evidence(settings, -0.01))}
-    # LOO 0.01 below 10-fold with a paired s.d. of 0.002: about -35 SE, the document's own contradiction.
-    assert not pessimistic["loo_smallest_pessimistic_bias"][0] and not pessimistic["larger_k_less_pessimistic"][0]
-    assert pessimistic["larger_k_less_pessimistic"][1] < -20
-    assert pessimistic["holdout_differs_in_spread"][0] and pessimistic["trains_on_n_k_minus_1_over_k"] == (True, 64.0)
-    assert pessimistic["stratified_folds_keep_class_proportions"] == (True, 0.0)
-    assert pessimistic["repetition_leaves_dataset_noise"][1] == pytest.approx(
-        dataset_component_test(0.06, 0.04, 40, 20)["p"]
-    )
+def test_the_class_count_gap_is_in_images_against_each_classs_share_of_the_fold():
+    labels = np.repeat([0, 1], [6, 2])  # shares 3/4 and 1/4
+    assert _class_count_gap(labels, [np.array([0, 1, 2, 6]), np.array([3, 4, 5, 7])]) == pytest.approx(0.0)
+    assert _class_count_gap(labels, [np.array([0, 1, 6, 7]), np.array([2, 3, 4, 5])]) == pytest.approx(1.0)
+    assert np.isnan(_class_count_gap(labels, [np.array([i]) for i in range(8)]))
 
 
 # --- Arithmetic and API facts (cross_validation_arithmetic) ------------------------------------------------
@@ -231,23 +207,31 @@ def test_ucf101_blocks_are_three_disjoint_folds_that_do_not_partition_25_groups(
     blocks = parse_group_blocks("1–7, 8–14, 15–21")
     assert blocks == [set(range(1, 8)), set(range(8, 15)), set(range(15, 22))]
     check = group_blocks_check(blocks, 25)
-    assert check["disjoint"] and check["tested"] == 21 and check["never_tested"] == [22, 23, 24, 25]
-    assert check["never_tested_at_end"] and not check["partition"]
-    assert group_blocks_check(parse_group_blocks("1-5, 6-10"), 10)["partition"]
-    assert not group_blocks_check(parse_group_blocks("1-6, 6-10"), 10)["disjoint"]
+    assert check == {
+        "tested": 21,
+        "in_two_blocks": 0,
+        "never_tested": [22, 23, 24, 25],
+        "never_tested_after_last_block": 4,
+    }
+    assert group_blocks_check(parse_group_blocks("1-5, 6-10"), 10)["never_tested"] == []
+    assert group_blocks_check(parse_group_blocks("1-6, 6-10"), 10)["in_two_blocks"] == 1
+    assert group_blocks_check(parse_group_blocks("2-5, 6-10"), 10)["never_tested_after_last_block"] == 0
     with pytest.raises(ValueError, match="not a block"):
         parse_group_blocks("1–7, 8")
 
 
 def test_recht_closeness_and_nested_cost_are_the_printed_arithmetic():
     recht = recht_closeness(93.0, 84.9, 93.5, 94.0)
-    assert recht["gap"] == pytest.approx(1.0) and recht["drop"] == pytest.approx(8.1) and recht["close"]
-    assert not recht_closeness(93.0, 92.0, 93.5, 94.0)["close"]  # a gap of 1 is not small next to a drop of 1
-    assert nested_fits(5, 5, 42) == {"fits": 1055, "product": 1050, "roughly": True}
+    assert (recht["gap"], recht["drop"], recht["gap_over_drop"]) == pytest.approx((1.0, 8.1, 1.0 / 8.1))
+    assert recht_closeness(93.0, 92.0, 93.5, 94.0)["gap_over_drop"] == pytest.approx(1.0)  # a gap as large as the drop
+    assert nested_fits(5, 5, 42) == {"fits": 1055, "product": 1050, "fits_over_product": 1055 / 1050}
 
 
 def test_a_class_over_represented_in_training_is_under_represented_in_test():
-    assert split_representation_identity(80, 20)
+    counted = split_representation_counterexamples(80, 20)
+    assert counted["counterexamples"] == 0 and counted["cases"] == sum(
+        min(20, t) - max(0, 20 - (80 - t)) + 1 for t in range(1, 80)
+    )
     rng = np.random.default_rng(0)
     labels = np.repeat(np.arange(4), 20)
     for _ in range(200):  # brute force on random splits, as shares
@@ -259,10 +243,32 @@ def test_a_class_over_represented_in_training_is_under_represented_in_test():
 
 def test_sklearn_defaults_are_read_from_the_installed_version():
     api = sklearn_defaults(np.repeat(np.arange(4), 20))
-    assert api["splitters_present"] == 9 and api["default_cv_is_none"] and api["default_folds"] == 5
-    assert api["default_stratified"] and not api["default_shuffles"] and api["default_same_folds_each_call"]
-    assert not api["kfold_shuffle_default"]
+    assert api["splitters_present"] == api["splitters_named"] == 9 and api["default_folds"] == 5
+    assert api["label_kinds"] == api["label_kinds_stratified"] == 2
+    assert api["label_kinds_shuffled"] == api["label_kinds_folds_changed_between_calls"] == 0
+    assert api["splitter_classes_shuffling_by_default"] == 0
     assert api["series_train_sizes"] == [2, 6, 10, 14] and api["series_dropped"] == [2, 2, 2, 2]
+    assert api["series_test_starts"] == [4, 8, 12, 16]
+    import inspect
+
+    # cv.sklearn.default-cv's note: the default_folds are what check_cv makes of cross_val_score's cv=None.
+    assert inspect.signature(cross_val_score).parameters["cv"].default is None
+
+
+def test_the_arithmetic_tables_are_the_declared_statistics():
+    from conftest import ROOT
+    from cvsuite.workflow.catalog import load_catalog
+
+    declared = load_catalog(ROOT / "studies.yaml").table_columns()
+    cited = CitedNumbers((200, 50), 5, "1–7, 8–14, 15–21", 25, (93.0, 84.9, 93.5, 94.0))
+    tables = arithmetic_tables(cited, np.repeat(np.arange(4), 20), (0.66, 0.67), nested_fits(5, 5, 42))
+    for name, table in tables.items():
+        assert list(table.columns) == declared[f"knn_estimators/{name}.csv"], name
+    assert tables["esl_training_sizes"]["train_images_max"].tolist() == [160, 40]
+    row = tables["cited_arithmetic"].iloc[0]
+    assert (row["ucf101_groups_never_tested"], row["ucf101_first_group_never_tested"]) == (4, 22)
+    assert tables["example_arithmetic"].iloc[0]["pooled_minus_mean_fold_auc"] == pytest.approx(-0.01)
+    assert tables["timeseries_split"]["dropped"].eq(tables["timeseries_split"]["gap"]).all()
 
 
 def test_pooled_auc_is_scikit_learns_over_all_held_out_scores():

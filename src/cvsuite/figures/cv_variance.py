@@ -106,9 +106,8 @@ def variance_by_k(table: pd.DataFrame, sigma: float, k: int, differences: pd.Dat
     finding = f"Var[CV]: {spread}"
     if differences is not None and len(differences):
         largest = differences.loc[differences["difference_over_se"].abs().idxmax()]
-        verb = "depends" if abs(largest["difference_over_se"]) > 2 else "does not depend"
         finding = (
-            f"Var[CV] {verb} on K: {spread};\nthe largest paired difference, K = {int(largest['K'])} against "
+            f"Var[CV] against K: {spread};\nthe largest paired difference, K = {int(largest['K'])} against "
             f"{int(largest['versus'])}, is {largest['variance_difference']:+.6f}, "
             f"{abs(largest['difference_over_se']):.1f} times its s.e. {largest['variance_difference_se']:.6f}"
         )

@@ -67,12 +67,12 @@ def estimator_errors(estimates: pd.DataFrame, summary: pd.DataFrame, names: list
 
 
 def _errors_title(stats: pd.DataFrame, names: list[str]) -> str:
-    """What these datasets show of the mean errors (distinguishable from zero: beyond 2 s.e., the
-    summary's own test) and of the spreads; not that an estimator is unbiased, which more
-    datasets could refute."""
+    """What these datasets show of the mean errors (distinguishable from zero: the drawn error bar of
+    ``ERROR_BAR_SE`` s.e. excludes it) and of the spreads; not that an estimator is unbiased, which
+    more datasets could refute."""
     n = int(stats["n_datasets"].iloc[0])
-    ratio = (stats["mean_error"] / stats["mean_error_se"]).abs()
-    distinguishable = list(stats.index[stats["bias_distinguishable_from_zero"]])
+    ratio = stats["mean_error_over_se"].abs()
+    distinguishable = list(stats.index[ratio > style.ERROR_BAR_SE])
     if distinguishable:
         means = ", ".join(f"{e} {stats.loc[e, 'mean_error']:+.3f} ({ratio[e]:.1f} s.e.)" for e in distinguishable)
         first = f"Over {n} datasets a mean error distinguishable from zero: {means}"

@@ -5,26 +5,23 @@ blocks, Recht et al.'s CIFAR-10 accuracies) are read from the registry by the en
 passed in, so that each lives in one place; what the document says about them is computed here.
 So are scikit-learn's splitters and defaults as the installed version has them, the arithmetic of
 one random split (Variants: random subsampling), the cost of nested cross-validation, and pooled
-against per-fold ROC AUC (How to Apply It, step 4). ``arithmetic_claims`` gathers them as claims.
+against per-fold ROC AUC (How to Apply It, step 4). ``arithmetic_tables`` writes them as the
+statistics the registry's records judge: sizes, counts, gaps and ratios, never a verdict.
 """
 
 from __future__ import annotations
 
-import inspect
 import re
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import fold_size_range, stratified_round_robin_folds
 from cvsuite.methods.knn import blurred_features
 
 GOODFELLOW_EXAMPLES = 100_000  # "hundreds of thousands of examples": the smallest count the words allow, rounded down
-SERIOUS_POINTS = 0.5  # a binomial s.e. under half a point of accuracy reads as "not a serious issue"
-CLOSE_POINTS = 1.0  # "close to the original test set": every CV accuracy within one point of it ...
-CLOSE_SHARE = 0.25  # ... and the gap under a quarter of the drop to the new test set
-ROUGHLY = 0.1  # "costs roughly the product": within 10 % of it
 SPLITTERS = (
     "KFold",
     "StratifiedKFold",
@@ -65,21 +62,19 @@ def parse_group_blocks(text: str) -> list[set[int]]:
 
 
 def group_blocks_check(blocks: list[set[int]], groups: int) -> dict:
-    """Do test blocks of groups 1..``groups`` form a partition, as a grouped K-fold's folds would?
+    """How test blocks of groups 1..``groups`` stand against a partition, as a grouped K-fold's folds.
 
-    Returns whether the blocks are disjoint, how many groups are ever tested, the groups never
-    tested, and whether those form one run at the end of the range (always in training).
+    Returns how many groups are ever tested, how many stand in more than one block (0: the blocks
+    are disjoint), the groups never tested (a partition has none) and how many of those come after
+    every tested group (always in training at the end of the range).
     """
     tested = set().union(*blocks)
     never = sorted(set(range(1, groups + 1)) - tested)
-    disjoint = sum(len(b) for b in blocks) == len(tested)
-    tail = bool(never) and never == list(range(never[0], groups + 1))
     return {
-        "disjoint": disjoint,
         "tested": len(tested),
+        "in_two_blocks": sum(len(b) for b in blocks) - len(tested),
         "never_tested": never,
-        "never_tested_at_end": tail,
-        "partition": disjoint and not never and tested <= set(range(1, groups + 1)),
+        "never_tested_after_last_block": sum(g > max(tested) for g in never),
     }
 
 
@@ -88,11 +83,12 @@ def recht_closeness(original: float, new: float, cv_low: float, cv_high: float) 
 
     "a VGG-style model's accuracy fell from 93.0% on the original test set to 84.9% on the new
     one, yet five reshuffled cross-validation splits of the original data gave 93.5–94.0%, close
-    to the original test set": the largest gap between a CV accuracy and the original, and the drop.
+    to the original test set": the largest gap between a CV accuracy and the original, the drop to
+    the new one, and the gap over the drop (how far towards the new test set the CV accuracies lie).
     """
     gap = max(abs(cv_low - original), abs(cv_high - original))
     drop = original - new
-    return {"gap": gap, "drop": drop, "close": gap <= CLOSE_POINTS and gap < CLOSE_SHARE * drop}
+    return {"gap": gap, "drop": drop, "gap_over_drop": gap / drop}
 
 
 def nested_fits(outer_folds: int, inner_folds: int, candidates: int) -> dict:
@@ -103,53 +99,62 @@ def nested_fits(outer_folds: int, inner_folds: int, candidates: int) -> dict:
     """
     fits = outer_folds * (inner_folds * candidates + 1)
     product = outer_folds * inner_folds * candidates
-    return {"fits": fits, "product": product, "roughly": abs(fits / product - 1) <= ROUGHLY}
+    return {"fits": fits, "product": product, "fits_over_product": fits / product}
 
 
-def split_representation_identity(n: int, class_count: int) -> bool:
+def split_representation_counterexamples(n: int, class_count: int) -> dict:
     """ "a class over-represented in the training set is under-represented in the test set".
 
-    For every training size and every count of the class in the training set that one split of
-    n items (``class_count`` of the class) allows: its share in training is above its overall
-    share exactly when its share in the test set is below it. Exact, in integers.
+    Over every training size and every count of the class in the training set that one split of
+    n items (``class_count`` of the class) allows: the cases, and the counterexamples, where its
+    share in training is above its overall share but its share in the test set is not below it, or
+    the other way round. Exact, in integers.
     """
+    cases = counterexamples = 0
     for train in range(1, n):
         test = n - train
         for in_train in range(max(0, class_count - test), min(class_count, train) + 1):
             over = in_train * n > class_count * train
             under = (class_count - in_train) * n < class_count * test
-            if over != under:
-                return False
-    return True
+            cases += 1
+            counterexamples += over != under
+    return {"cases": cases, "counterexamples": counterexamples}
 
 
 def sklearn_defaults(labels: np.ndarray) -> dict:
     """What the installed scikit-learn does about the splitters and defaults the document names.
 
     The nine classes present in ``sklearn.model_selection``; ``cross_val_score``'s default ``cv``
-    (None) resolved by ``check_cv`` for a classifier on multiclass and on binary labels (its type,
-    folds and shuffling, and whether two calls give the same folds); the ``shuffle`` defaults of
-    ``KFold`` and ``StratifiedKFold``; and ``TimeSeriesSplit(4, gap=2)`` on 20 samples (training
-    sizes, and the samples dropped between each training block and its test block).
+    (None) resolved by ``check_cv`` for a classifier on multiclass and on binary labels (its folds,
+    and for how many of the two label kinds it is a StratifiedKFold, shuffles, or cuts other folds at
+    a second call); how many of ``KFold`` and ``StratifiedKFold`` shuffle by default; and
+    ``TimeSeriesSplit(4, gap=2)`` on 20 samples (training sizes, and the samples dropped between each
+    training block and its test block).
     """
     from sklearn import model_selection
-    from sklearn.model_selection import KFold, StratifiedKFold, TimeSeriesSplit, check_cv, cross_val_score
+    from sklearn.model_selection import KFold, StratifiedKFold, TimeSeriesSplit, check_cv
 
     binary = labels[: 2 * (len(labels) // 2)] % 2
-    resolved = [check_cv(None, y, classifier=True) for y in (labels, binary)]
-    features = np.zeros((len(labels), 1))
-    first, second = ([t.tolist() for _, t in resolved[0].split(features, labels)] for _ in range(2))
+    kinds = (labels, binary)
+    resolved = [check_cv(None, y, classifier=True) for y in kinds]
+
+    def folds(cv, y) -> list[list[int]]:
+        return [t.tolist() for _, t in cv.split(np.zeros((len(y), 1)), y)]
+
     series = [(train, test) for train, test in TimeSeriesSplit(4, gap=2).split(np.zeros((20, 1)))]
     return {
+        "splitters_named": len(SPLITTERS),
         "splitters_present": sum(hasattr(model_selection, name) for name in SPLITTERS),
-        "default_cv_is_none": inspect.signature(cross_val_score).parameters["cv"].default is None,
         "default_folds": resolved[0].get_n_splits(),
-        "default_stratified": all(isinstance(cv, StratifiedKFold) for cv in resolved),
-        "default_shuffles": any(cv.shuffle for cv in resolved),
-        "default_same_folds_each_call": first == second,
-        "kfold_shuffle_default": KFold().shuffle or StratifiedKFold().shuffle,
+        "label_kinds": len(kinds),
+        "label_kinds_stratified": sum(isinstance(cv, StratifiedKFold) for cv in resolved),
+        "label_kinds_shuffled": sum(bool(cv.shuffle) for cv in resolved),
+        "label_kinds_folds_changed_between_calls": sum(folds(cv, y) != folds(cv, y) for cv, y in zip(resolved, kinds)),
+        "splitter_classes_shuffling_by_default": int(KFold().shuffle) + int(StratifiedKFold().shuffle),
         "series_train_sizes": [len(train) for train, _ in series],
+        "series_test_starts": [int(test.min()) for _, test in series],
         "series_dropped": [int(test.min() - train.max() - 1) for train, test in series],
+        "series_gap": 2,
     }
 
 
@@ -191,120 +196,72 @@ class CitedNumbers:
     recht: tuple[float, float, float, float]  # original, new, CV low, CV high (percent)
 
 
-def arithmetic_claims(cited: CitedNumbers, labels: np.ndarray, auc: tuple[float, float], nested: dict) -> list[tuple]:
-    """The arithmetic facts, API facts and identities of "Cross-Validation" as claims.
+def arithmetic_tables(
+    cited: CitedNumbers, labels: np.ndarray, auc: tuple[float, float], nested: dict
+) -> dict[str, pd.DataFrame]:
+    """The arithmetic facts, API facts and identities of "Cross-Validation" as statistics.
 
-    Each (claim, holds, value, reading); ``auc`` is (pooled, mean of folds) from
-    ``pooled_and_fold_auc``, ``nested`` the counts of ``nested_fits``.
+    ``esl_training_sizes``: five-fold training sets on ESL's two dataset sizes; ``cited_arithmetic``:
+    the binomial s.e. on Goodfellow et al.'s test set, UCF101's blocks against its groups, Recht et
+    al.'s CV accuracies against the two test sets; ``example_arithmetic``: the Example's nested cost
+    against the product, one split's over- and under-representation, and pooled against per-fold
+    ROC AUC (``auc``: pooled, mean of folds); ``sklearn_defaults`` and ``timeseries_split``: what the
+    installed scikit-learn does.
     """
-    rows = []
+    esl = []
     for n in cited.esl_images:
         size = training_size(n, cited.esl_folds)
-        rows.append(
-            (
-                f"esl_{cited.esl_folds}_fold_training_of_{n}",
-                size["min"] == size["max"] == n * (cited.esl_folds - 1) / cited.esl_folds,
-                float(size["max"]),
-                f"{cited.esl_folds}-fold CV on {n} images trains every model on n(K-1)/K images; value: that size",
-            )
+        esl.append(
+            {"images": n, "folds": cited.esl_folds, "train_images_min": size["min"], "train_images_max": size["max"]}
         )
-    se = binomial_standard_error_points(GOODFELLOW_EXAMPLES)
-    rows.append(
-        (
-            "large_test_set_not_a_serious_issue",
-            se < SERIOUS_POINTS,
-            se,
-            f"the binomial s.e. of an accuracy on {GOODFELLOW_EXAMPLES:,} test examples (at 50%, its largest) is "
-            f"under {SERIOUS_POINTS:g} point; value: that s.e. in points",
-        )
-    )
-    groups = group_blocks_check(parse_group_blocks(cited.ucf101_blocks), cited.ucf101_groups)
-    rows.append(
-        (
-            "ucf101_three_folds_not_a_partition",
-            groups["disjoint"] and groups["never_tested_at_end"] and not groups["partition"],
-            float(groups["tested"]),
-            f"the test blocks are disjoint, the groups in none of them are the last ones of the "
-            f"{cited.ucf101_groups} (always in training), so the blocks are not a partition; value: groups ever tested",
-        )
-    )
+    blocks = parse_group_blocks(cited.ucf101_blocks)
+    groups = group_blocks_check(blocks, cited.ucf101_groups)
     recht = recht_closeness(*cited.recht)
-    rows.append(
-        (
-            "recht_cv_close_to_original",
-            recht["close"],
-            recht["gap"],
-            f"every CV accuracy within {CLOSE_POINTS:g} point of the original test set's and the gap under "
-            f"{CLOSE_SHARE:g} of the drop to the new one; value: the largest gap in points",
-        )
-    )
-    rows.append(
-        (
-            "nested_cost_roughly_product",
-            nested["roughly"],
-            float(nested["fits"]),
-            f"models fitted by the Example's nested CV within {ROUGHLY:.0%} of outer folds x inner folds x "
-            "candidates; value: the models fitted",
-        )
-    )
-    rows.append(
-        (
-            "split_over_is_under",
-            split_representation_identity(len(labels), int((labels == labels[0]).sum())),
-            float(len(labels)),
-            "for every split of the Example's images and every count of one class in training, its share in "
-            "training is above its overall share exactly when its share in the test set is below; value: images",
-        )
-    )
+    cited_row = {
+        "test_examples": GOODFELLOW_EXAMPLES,
+        "test_accuracy_se_points": binomial_standard_error_points(GOODFELLOW_EXAMPLES),
+        "ucf101_groups": cited.ucf101_groups,
+        "ucf101_blocks": len(blocks),
+        "ucf101_groups_tested": groups["tested"],
+        "ucf101_groups_in_two_blocks": groups["in_two_blocks"],
+        "ucf101_groups_never_tested": len(groups["never_tested"]),
+        "ucf101_groups_never_tested_after_last_block": groups["never_tested_after_last_block"],
+        "ucf101_first_group_never_tested": groups["never_tested"][0] if groups["never_tested"] else np.nan,
+        "recht_original_test": cited.recht[0],
+        "recht_new_test": cited.recht[1],
+        "recht_largest_gap": recht["gap"],
+        "recht_drop": recht["drop"],
+        "recht_gap_over_drop": recht["gap_over_drop"],
+    }
+    split = split_representation_counterexamples(len(labels), int((labels == labels[0]).sum()))
     pooled, per_fold = auc
-    rows.append(
-        (
-            "auc_pooled_differs_from_per_fold",
-            abs(pooled - per_fold) > 1e-9,
-            pooled - per_fold,
-            "ROC AUC of k-NN vote shares (shapes 0 and 1 of the scikit-learn check's images and folds) pooled over "
-            "held-out images differs from its mean over folds; value: pooled - mean of folds",
-        )
-    )
+    example_row = {
+        "nested_fits": nested["fits"],
+        "nested_product": nested["product"],
+        "nested_fits_over_product": nested["fits_over_product"],
+        "split_images": len(labels),
+        "split_class_images": int((labels == labels[0]).sum()),
+        "split_cases": split["cases"],
+        "split_counterexamples": split["counterexamples"],
+        "pooled_auc": pooled,
+        "mean_fold_auc": per_fold,
+        "pooled_minus_mean_fold_auc": pooled - per_fold,
+    }
     api = sklearn_defaults(labels)
-    sizes = api["series_train_sizes"]
-    rows += [
-        (
-            "sklearn_has_the_nine_splitters",
-            api["splitters_present"] == len(SPLITTERS),
-            float(api["splitters_present"]),
-            "every splitter class the document names exists in sklearn.model_selection; value: how many",
-        ),
-        (
-            "cross_val_score_default_folds",
-            api["default_cv_is_none"],
-            float(api["default_folds"]),
-            "cross_val_score's cv defaults to None, which check_cv resolves to this many folds; value: the folds",
-        ),
-        (
-            "default_cv_stratified_for_classifiers",
-            api["default_stratified"],
-            float(api["default_stratified"]),
-            "check_cv(None, y, classifier=True) is a StratifiedKFold for multiclass and for binary labels",
-        ),
-        (
-            "default_splitters_do_not_shuffle",
-            not api["default_shuffles"] and api["default_same_folds_each_call"],
-            float(api["default_same_folds_each_call"]),
-            "the default splitter does not shuffle and two calls give the same folds",
-        ),
-        (
-            "kfold_shuffle_defaults_false",
-            not api["kfold_shuffle_default"],
-            float(api["kfold_shuffle_default"]),
-            "KFold() and StratifiedKFold() default to shuffle=False",
-        ),
-        (
-            "timeseriessplit_grows_with_gap",
-            all(b > a for a, b in zip(sizes, sizes[1:])) and all(d == 2 for d in api["series_dropped"]),
-            float(sizes[-1]),
-            "TimeSeriesSplit(4, gap=2) on 20 samples: each training set larger than the one before, and 2 samples "
-            "dropped between each training block and its test block; value: the last training size",
-        ),
-    ]
-    return rows
+    series = pd.DataFrame(
+        {
+            "split": range(1, len(api["series_train_sizes"]) + 1),
+            "train_size": api["series_train_sizes"],
+            "test_start": api["series_test_starts"],
+            "gap": api["series_gap"],
+            "dropped": api["series_dropped"],
+        }
+    )
+    defaults = {k: v for k, v in api.items() if not k.startswith("series_")}
+    return {
+        "esl_training_sizes": pd.DataFrame(esl),
+        "cited_arithmetic": pd.DataFrame([cited_row]),
+        "example_arithmetic": pd.DataFrame([example_row]),
+        "sklearn_defaults": pd.DataFrame([defaults]),
+        "timeseries_split": series,
+    }

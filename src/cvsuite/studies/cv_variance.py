@@ -19,9 +19,7 @@ import pandas as pd
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
 from cvsuite.methods.knn import HeldOutTask, blurred_features, held_out_predictions, squared_distances
-from cvsuite.methods.monte_carlo import standard_error
-
-UNDECIDED = "undecided"  # TRANSITIONAL: a claims table that cannot decide
+from cvsuite.methods.monte_carlo import ratio_and_se, standard_error
 
 
 def dataset_error_moments(
@@ -74,7 +72,9 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
     Moments are taken about the mean error over all datasets and images, with population (1/M)
     averages over the M datasets, so the identity holds exactly up to rounding; each is a Monte Carlo
     estimate of the quantity over the distribution of datasets. The naive standard error is set
-    against the true spread (the s.d. of the CV estimate over datasets).
+    against the true spread (the s.d. of the CV estimate over datasets): their ratio is the square
+    root of mean(naive^2) / Var[CV], a ratio of two means over the datasets whose delta-method
+    standard error (``ratio_and_se``) gives ``naive_over_true_sd_se``.
     """
     rows = []
     for n_folds, block in moments.groupby("K", sort=True):
@@ -95,6 +95,7 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
         identity = sigma2 / n + ((m - 1) / n * omega if m > 1 else 0.0) + (n - m) / n * gamma
         squared_dev = (cv_error - mu) ** 2
         accuracy = 1 - mu
+        squared_ratio, squared_ratio_se = ratio_and_se(block["naive_std_error"] ** 2, squared_dev)
         rows.append(
             {
                 "K": int(n_folds),
@@ -112,10 +113,11 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
                 "decomposition": identity,
                 "identity_gap": abs(identity - variance),
                 "naive_std_error_rms": float(np.sqrt(np.mean(block["naive_std_error"] ** 2))),
+                "naive_over_true_sd_se": squared_ratio_se / (2 * np.sqrt(squared_ratio)),
             }
         )
     table = pd.DataFrame(rows)
-    table["naive_over_true_sd"] = table["naive_std_error_rms"] / table["cv_sd"]
+    table.insert(len(table.columns) - 1, "naive_over_true_sd", table["naive_std_error_rms"] / table["cv_sd"])
     return table
 
 
@@ -145,52 +147,3 @@ def variance_differences(moments: pd.DataFrame) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
-
-
-ABOUT_BINOMIAL = (2 / 3, 3 / 2)  # Kohavi's "about a(1 - a)/n": Var[CV] within a factor 1.5 of it
-DETECTABLE_SE = 2.8  # the effect a two-sided 5% test detects with 80% power: 2.8 of its standard errors
-
-
-def variance_findings(table: pd.DataFrame, differences: pd.DataFrame) -> pd.DataFrame:
-    """The documents' claims about the variance, checked on the measured table.
-
-    "the variance does depend on K in practice": some pair of K whose variances differ by more
-    than two standard errors of their paired difference (``variance_differences``). A dependence
-    is a claim of existence, which no non-detection refutes: where no pair differs, the finding is
-    "undecided", with the smallest difference the test could have seen (DETECTABLE_SE standard
-    errors of the most precise pair, in percent of the mean variance). Leave-one-out's "variance can
-    be high" is read the same way: leave-one-out's variance above some other K's by two paired
-    standard errors, or undecided. Kohavi's "about a(1-a)/n, whatever K is": every K's Var[CV] /
-    (a(1-a)/n) within ABOUT_BINOMIAL.
-    """
-    spread = table["cv_variance"]
-    lo, hi = spread.idxmin(), spread.idxmax()
-    largest = differences.loc[differences["difference_over_se"].abs().idxmax()] if len(differences) else None
-    finite = table.dropna(subset=["naive_over_true_sd"])
-    low, high = ABOUT_BINOMIAL
-    ratio = table["variance_over_binomial"]
-    detected = largest is not None and abs(largest["difference_over_se"]) > 2
-    loo = table["K"].max()
-    against_loo = differences[differences["K"] == loo]
-    loo_higher = bool((against_loo["difference_over_se"] > 2).any())
-    detectable = DETECTABLE_SE * differences["variance_difference_se"].min() if len(differences) else np.nan
-    return pd.DataFrame(
-        [
-            {
-                "identity_holds": bool((table["identity_gap"] <= 1e-12).all()),
-                "variance_depends_on_k": True if detected else UNDECIDED,
-                "loo_variance_higher": True if loo_higher else UNDECIDED,
-                "detectable_difference": float(detectable),
-                "detectable_difference_percent": float(100 * detectable / table["cv_variance"].mean()),
-                "largest_variance_k": int(table.loc[hi, "K"]),
-                "smallest_variance_k": int(table.loc[lo, "K"]),
-                "naive_std_error_understates": bool((finite["naive_over_true_sd"] < 1).all()),
-                "naive_over_true_sd_min": float(finite["naive_over_true_sd"].min()),
-                "naive_over_true_sd_max": float(finite["naive_over_true_sd"].max()),
-                "largest_difference_over_se": np.nan if largest is None else float(largest["difference_over_se"]),
-                "variance_over_binomial_min": float(ratio.min()),
-                "variance_over_binomial_max": float(ratio.max()),
-                "about_binomial_whatever_k": bool(((ratio >= low) & (ratio <= high)).all()),
-            }
-        ]
-    )

@@ -17,13 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cvsuite.methods.monte_carlo import mean_and_se
-from cvsuite.studies.knn_estimators_comparisons import SIGNIFICANT_SE
+from cvsuite.methods.monte_carlo import mean_and_se, ratio_and_se
 from cvsuite.studies.shape_image_datasets import BALANCED_LOO
-
-UNDECIDED = "undecided"  # TRANSITIONAL: a claims table that cannot decide
-
-LITTLE = 0.25  # "little of this bias": under a quarter of the training-size bias of the smallest K
 
 
 def bias_sources(fold_models: pd.DataFrame, order: list[str]) -> pd.DataFrame:
@@ -53,7 +48,7 @@ def bias_sources(fold_models: pd.DataFrame, order: list[str]) -> pd.DataFrame:
 
 
 def source_pairs(order: list[str]) -> list[tuple[str, str]]:
-    """The comparisons the claims read: each K against the next smaller (K-fold estimators and
+    """The comparisons the records read: each K against the next smaller (K-fold estimators and
     leave-one-out, in draw order), leave-one-out against every other, the balanced one against it."""
     holdout, steps, loo = order[0], order[1:], order[-1]
     pairs = [(b, a) for a, b in zip(steps[:-1], steps[1:])]
@@ -86,12 +81,31 @@ def bias_source_differences(fold_models: pd.DataFrame, pairs: list[tuple[str, st
     return pd.DataFrame(rows)
 
 
+def training_size_share(fold_models: pd.DataFrame, estimator: str, versus: str) -> pd.DataFrame:
+    """How much of ``versus``'s training-size bias ``estimator`` has: the ratio of their mean
+    training-size effects, with its delta-method standard error over the datasets (``ratio_and_se``,
+    paired by dataset). "Leave-one-out trains on n-1 images and has little of this bias" reads it
+    for leave-one-out against the smallest K."""
+    effects = fold_models.pivot(index="dataset", columns="estimator", values="training_size_effect")
+    share, share_se = ratio_and_se(effects[estimator], effects[versus])
+    return pd.DataFrame(
+        [{"estimator": estimator, "versus": versus, "datasets": len(effects), "share": share, "share_se": share_se}]
+    )
+
+
+# TRANSITIONAL: the robustness study's conclusions still read these (its conversion to statistics
+# removes them); no table of knn_estimators uses them.
+UNDECIDED = "undecided"
+LITTLE = 0.25  # "little of this bias": under a quarter of the training-size bias of the smallest K
+_SIGNIFICANT_SE = 2.0
+
+
 def three_way(z: float) -> bool | str:
-    """A claim that an effect is positive, scored from its z: held above SIGNIFICANT_SE, not held
-    below -SIGNIFICANT_SE, undecided between (a non-detection neither shows nor refutes it)."""
-    if z > SIGNIFICANT_SE:
+    """A claim that an effect is positive, scored from its z: held above 2, not held below -2,
+    undecided between (a non-detection neither shows nor refutes it)."""
+    if z > _SIGNIFICANT_SE:
         return True
-    return False if z < -SIGNIFICANT_SE else UNDECIDED
+    return False if z < -_SIGNIFICANT_SE else UNDECIDED
 
 
 def all_of(verdicts: list) -> bool | str:
@@ -99,50 +113,3 @@ def all_of(verdicts: list) -> bool | str:
     if any(v is False for v in verdicts):
         return False
     return True if all(v is True for v in verdicts) else UNDECIDED
-
-
-def bias_source_claims(fold_models: pd.DataFrame, differences: pd.DataFrame, order: list[str]) -> list[tuple]:
-    """The sentences about the training-size bias, and what the balanced leave-one-out shows.
-
-    Each row: (claim, holds, value, reading), the comparisons paired over the datasets.
-    """
-    holdout, kfolds, loo = order[0], order[1:-1], order[-1]
-    pair = differences.set_index(["estimator", "versus"])
-    steps = [pair.loc[(b, a), "training_size_effect_difference_over_se"] for a, b in zip(kfolds, kfolds[1:] + [loo])]
-    above_others = [pair.loc[(loo, other), "training_size_effect_difference_over_se"] for other in [holdout, *kfolds]]
-    effects = fold_models.pivot(index="dataset", columns="estimator", values="training_size_effect")
-    # LOO's training-size bias against a quarter of the smallest K's, paired: how far above it lies.
-    margin, margin_se = mean_and_se(effects[loo] - LITTLE * effects[kfolds[0]])
-    share = float(effects[loo].mean() / effects[kfolds[0]].mean())
-    balanced = pair.loc[(BALANCED_LOO, loo)]
-    balanced_z = balanced["mean_error_difference"] / balanced["mean_error_difference_se"]
-    return [
-        (
-            "larger_k_less_training_size_bias",
-            three_way(min(steps)),
-            float(min(steps)),
-            f"the models' true accuracy minus the full model's rises at every larger K ({', '.join(kfolds)}, "
-            f"leave-one-out) by more than {SIGNIFICANT_SE:g} paired SE; value: the smallest step in SE",
-        ),
-        (
-            "loo_smallest_training_size_bias",
-            three_way(min(above_others)),
-            float(min(above_others)),
-            f"leave-one-out's training-size effect is above every other estimator's by more than {SIGNIFICANT_SE:g} "
-            "paired SE; value: the smallest excess in SE",
-        ),
-        (
-            "loo_little_training_size_bias",
-            bool(margin > SIGNIFICANT_SE * margin_se),
-            share,
-            f"leave-one-out's training-size effect lies above {LITTLE:g} of {kfolds[0]}'s by more than "
-            f"{SIGNIFICANT_SE:g} paired SE; value: its share of {kfolds[0]}'s",
-        ),
-        (
-            "loo_pessimism_is_class_imbalance",
-            bool(balanced_z > SIGNIFICANT_SE),
-            float(balanced_z),
-            f"the class-balanced leave-one-out (training on fewer images) scores above leave-one-out by more than "
-            f"{SIGNIFICANT_SE:g} paired SE; value: the difference in SE",
-        ),
-    ]

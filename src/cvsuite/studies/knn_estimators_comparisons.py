@@ -1,29 +1,23 @@
-"""What "Cross-Validation" concludes from Part 1 of its Example, tested as inferences.
+"""Part 1 of "Cross-Validation"'s Example compared estimator by estimator, and its design.
 
 Part 1's table is a mean and an s.d. over 40 datasets of four estimates of one classifier's
 accuracy. The four estimates are made on the same datasets, so every comparison between them is
 paired dataset by dataset (``paired_differences``): that is what gives 40 datasets the power to
 see, for instance, that leave-one-out is more pessimistic than 10-fold, contrary to the text.
-The design numbers of the Example (``setup_table``) and the training-set sizes its estimators
-use (``training_sizes_table``) are tabled for the registry; the claims are gathered by
-``part_one_claims``.
+The design numbers of the Example (``setup_table``), the training-set sizes its estimators use and
+how closely their stratified folds keep the class proportions (``training_sizes_table``) and each
+estimate's correlation with the truth (``estimate_truth_correlation``) are tabled for the registry,
+whose records judge the document's sentences on them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
-from scipy.special import fdtrc
 
 from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds, training_sizes
 from cvsuite.methods.monte_carlo import mean_and_se
 from cvsuite.studies.shape_image_datasets import ShapeStudySettings
-
-SIGNIFICANT_SE = 2.0  # a paired difference counts when it exceeds two of its standard errors
-A_LITTLE = (0.8, 1.0)  # "more folds help only a little further": an s.d. ratio in [0.8, 1) to 5-fold's
-REPETITION_LEVEL = 0.05  # one-sided level of the F test that a dataset component remains
 
 
 def setup_table(settings: ShapeStudySettings, datasets: int) -> pd.DataFrame:
@@ -85,9 +79,15 @@ def training_sizes_table(settings: ShapeStudySettings, partitions: dict[str, lis
     """Per estimator: how many models it trains and on how many images, against n(K - 1)/K.
 
     "The K models are trained on n(K-1)/K images, not n" (How It Works); Bengio and Grandvalet's
-    n - n/K is the same number. The holdout is one fold of ``holdout_folds``.
+    n - n/K is the same number. The holdout is one fold of ``holdout_folds``. ``train_images_gap_max``
+    is the largest distance of a training set's size from n(K - 1)/K; ``class_count_gap_max`` the
+    largest distance, in images, of a class's count in a fold from its share of the dataset times the
+    fold's size ("every fold has approximately the class proportions of the whole set"), over the
+    folds that can hold every class (none for leave-one-out).
     """
-    n = len(settings.design.masks()) * settings.images_per_class
+    classes = len(settings.design.masks())
+    n = classes * settings.images_per_class
+    labels = np.repeat(np.arange(classes), settings.images_per_class)
     ks = [settings.holdout_folds, *settings.kfold_folds, n]
     rows = []
     for (name, folds), k in zip(partitions.items(), ks):
@@ -102,9 +102,24 @@ def training_sizes_table(settings: ShapeStudySettings, partitions: dict[str, lis
                 "train_images_max": int(sizes.max()),
                 "n_times_k_minus_1_over_k": n * (k - 1) / k,
                 "n_minus_n_over_k": n - n / k,
+                "train_images_gap_max": float(np.abs(sizes - n * (k - 1) / k).max()),
+                "class_count_gap_max": _class_count_gap(labels, folds),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _class_count_gap(labels: np.ndarray, folds: list[np.ndarray]) -> float:
+    """The largest |count of a class in a fold - its share of the dataset x the fold's size|, in
+    images, over the folds that hold at least one image per class; NaN if there are none."""
+    classes, counts = np.unique(labels, return_counts=True)
+    shares = counts / len(labels)
+    gaps = [
+        np.abs(np.array([(labels[fold] == c).sum() for c in classes]) - shares * len(fold)).max()
+        for fold in folds
+        if len(fold) >= len(classes)
+    ]
+    return float(max(gaps)) if gaps else np.nan
 
 
 def paired_differences(estimates: pd.DataFrame, pairs: list[tuple[str, str]]) -> pd.DataFrame:
@@ -161,187 +176,3 @@ def estimate_truth_correlation(estimates: pd.DataFrame, order: list[str]) -> pd.
             }
         )
     return pd.DataFrame(rows)
-
-
-def dataset_component_test(dataset_sd: float, partition_sd: float, datasets: int, repartitions: int) -> dict:
-    """Is the error across datasets larger than the partition noise of one dataset?
-
-    F = s.d.(error across datasets)^2 / s.d.(estimate across repartitions)^2 on (datasets - 1,
-    repartitions - 1) degrees of freedom, one-sided: a p-value below REPETITION_LEVEL says that a
-    component remains which repetition (new partitions of the same images) cannot remove. It
-    rests on one dataset's repartitions standing for every dataset's partition noise.
-    """
-    f = dataset_sd**2 / partition_sd**2
-    # fdtrc is the F survival function scipy.stats.f.sf calls, without scipy.stats's import (0.3 s a job).
-    return {"f": float(f), "p": float(fdtrc(datasets - 1, repartitions - 1, f))}
-
-
-@dataclass(frozen=True)
-class PartOneEvidence:
-    """Part 1's tables as the claims read them; ``names`` in draw order (holdout first, LOO last)."""
-
-    names: list[str]
-    summary: pd.DataFrame
-    paired: pd.DataFrame
-    sizes: pd.DataFrame
-    findings: pd.DataFrame
-    repeated: pd.DataFrame
-    partitions: dict[str, list[np.ndarray]]
-    labels: np.ndarray
-
-
-def _pair(paired: pd.DataFrame, name: str, versus: str) -> pd.Series:
-    """The row comparing ``name`` with ``versus``, signs turned if it was tabled the other way."""
-    hit = paired[(paired["estimator"] == name) & (paired["versus"] == versus)]
-    if len(hit):
-        return hit.iloc[0]
-    row = paired[(paired["estimator"] == versus) & (paired["versus"] == name)].iloc[0].copy()
-    for column in (
-        "mean_difference",
-        "mean_difference_over_se",
-        "squared_error_difference",
-        "squared_error_difference_over_se",
-    ):
-        row[column] = -row[column]
-    row["sd_ratio"] = 1 / row["sd_ratio"]
-    return row
-
-
-def _class_share_deviation(labels: np.ndarray, partitions: dict[str, list[np.ndarray]]) -> float:
-    """The largest gap, over the stratified folds, between a class's share in a fold and overall."""
-    classes, overall = np.unique(labels, return_counts=True)
-    overall = overall / len(labels)
-    gaps = [
-        np.abs(np.array([(labels[fold] == c).mean() for c in classes]) - overall).max()
-        for folds in partitions.values()
-        for fold in folds
-        if len(fold) >= len(classes)
-    ]
-    return float(max(gaps))
-
-
-def part_one_claims(evidence: PartOneEvidence) -> list[tuple]:
-    """The words of "Cross-Validation" about Part 1, each read as a criterion on the tables.
-
-    Each row: (claim, holds, value, reading). Comparisons between estimators are paired over the
-    datasets (``paired_differences``) and count when they exceed SIGNIFICANT_SE standard errors.
-    """
-    names, paired, sizes = evidence.names, evidence.paired, evidence.sizes
-    holdout, kfolds, loo = names[0], names[1:-1], names[-1]
-    first = kfolds[0]
-    rows = []
-
-    exact = (sizes["train_images_min"] == sizes["n_times_k_minus_1_over_k"]) & (
-        sizes["train_images_max"] == sizes["n_times_k_minus_1_over_k"]
-    )
-    at = sizes.set_index("estimator")
-    rows.append(
-        (
-            "trains_on_n_k_minus_1_over_k",
-            bool(exact.all()),
-            float(at.loc[first, "train_images_max"]),
-            f"every estimator's models train on n(K-1)/K = n - n/K images; value: {first}'s",
-        )
-    )
-    cv_rows = at.loc[kfolds + [loo]]
-    rows.append(
-        (
-            "k_fold_trains_k_models",
-            bool((cv_rows["models"] == cv_rows["folds"]).all()),
-            float(at.loc[loo, "models"]),
-            "each K-fold estimate trains K models (the cost multiplies by K); value: leave-one-out's",
-        )
-    )
-    rows.append(
-        (
-            "loo_trains_n_models_on_n_minus_1",
-            bool(
-                at.loc[loo, "models"] == at.loc[loo, "images"]
-                and at.loc[loo, "train_images_max"] == at.loc[loo, "images"] - 1
-            ),
-            float(at.loc[loo, "train_images_max"]),
-            "leave-one-out trains n models on n - 1 images each; value: images per model",
-        )
-    )
-
-    # "It has the smallest pessimistic bias": no other estimator's mean error above LOO's by 2 SE.
-    above_loo = [_pair(paired, other, loo)["mean_difference_over_se"] for other in names[:-1]]
-    rows.append(
-        (
-            "loo_smallest_pessimistic_bias",
-            bool(max(above_loo) <= SIGNIFICANT_SE),
-            float(max(above_loo)),
-            f"no estimator's mean error (estimate - true) exceeds leave-one-out's by more than {SIGNIFICANT_SE:g} "
-            "paired SE; value: the largest excess in SE",
-        )
-    )
-    steps = [_pair(paired, b, a)["mean_difference_over_se"] for a, b in zip(kfolds + [loo], kfolds[1:] + [loo])]
-    rows.append(
-        (
-            "larger_k_less_pessimistic",
-            bool(min(steps) >= -SIGNIFICANT_SE),
-            float(min(steps)),
-            f"the mean error does not fall by more than {SIGNIFICANT_SE:g} paired SE from one K to the next "
-            f"({', '.join(kfolds)}, leave-one-out); value: the largest fall in SE",
-        )
-    )
-    holdout_excess = [_pair(paired, holdout, other)["squared_error_difference_over_se"] for other in names[1:]]
-    rows.append(
-        (
-            "holdout_differs_in_spread",
-            bool(min(holdout_excess) > SIGNIFICANT_SE),
-            float(min(holdout_excess)),
-            f"the holdout's mean squared error exceeds each CV estimator's by more than {SIGNIFICANT_SE:g} paired SE; "
-            "value: the smallest excess in SE",
-        )
-    )
-    cv_spread = [_pair(paired, other, first)["squared_error_difference_over_se"] for other in kfolds[1:] + [loo]]
-    rows.append(
-        (
-            "cv_estimators_differ_in_spread",
-            bool(max(abs(z) for z in cv_spread) > SIGNIFICANT_SE),
-            float(max(cv_spread, key=abs)),
-            f"a CV estimator's mean squared error differs from {first}'s by more than {SIGNIFICANT_SE:g} paired SE; "
-            "value: the largest difference in SE",
-        )
-    )
-    ratios = [_pair(paired, other, first)["sd_ratio"] for other in kfolds[1:] + [loo]]
-    low, high = A_LITTLE
-    rows.append(
-        (
-            "more_folds_help_little",
-            bool(all(low <= r < high for r in ratios)),
-            float(min(ratios)),
-            f"s.d.(error) of each estimator with more folds over {first}'s lies in [{low:g}, {high:g}); "
-            "value: the smallest ratio",
-        )
-    )
-    findings = evidence.findings.iloc[0]
-    redrawn = evidence.repeated.set_index("estimator").loc[first]
-    test = dataset_component_test(
-        findings["kfold_dataset_sd"],
-        findings["kfold_partition_sd"],
-        int(evidence.summary["n_datasets"].iloc[0]),
-        int(redrawn["repetitions"]),
-    )
-    rows.append(
-        (
-            "repetition_leaves_dataset_noise",
-            bool(test["p"] < REPETITION_LEVEL),
-            test["p"],
-            f"F = s.d.({first} error across datasets)^2 / s.d.({first} across repartitions of one dataset)^2 "
-            f"exceeds 1 at one-sided level {REPETITION_LEVEL:g}; value: the p-value",
-        )
-    )
-    deviation = _class_share_deviation(evidence.labels, {k: v for k, v in evidence.partitions.items() if k != loo})
-    fold_size = min(len(f) for k, folds in evidence.partitions.items() if k != loo for f in folds)
-    rows.append(
-        (
-            "stratified_folds_keep_class_proportions",
-            bool(deviation <= 1 / fold_size),
-            deviation,
-            "in every stratified fold each class's share is within one image of its share of the dataset; "
-            "value: the largest gap",
-        )
-    )
-    return rows
