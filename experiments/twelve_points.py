@@ -59,16 +59,16 @@ def main(job: Job) -> StudyResult:
     consistent = tps.across_tables(pd.concat([statistics, evidence], axis=1)).assign(data=CONSISTENT_DATA)
     fold_counts = by_folds.equal_fold_counts(design.n, max(design.degrees))
     expectations = by_folds.expectations_by_folds(design.x, design.degrees, fold_counts, convention)
+    count, seed = params["random_designs"], params["random_design_seed"]
+    moments: dict = {}  # the same random designs for both tables: each CV form computed once
     random_designs = random_x.random_design_expectations(
-        design.n, design.degrees, (len(design.folds), design.n), params["random_designs"], params["random_design_seed"]
+        design.n, design.degrees, (len(design.folds), design.n), count, seed, cache=moments
+    )
+    line_drawn = random_x.random_design_against_leave_one_out(
+        design.n, design.degrees[0], fold_counts, count, seed, cache=moments
     )
     against_loo = pd.concat(
-        [
-            by_folds.against_leave_one_out(expectations),
-            random_x.random_design_against_leave_one_out(
-                design.n, design.degrees[0], fold_counts, params["random_designs"], params["random_design_seed"]
-            ),
-        ],
+        [by_folds.against_leave_one_out(expectations), line_drawn],
         ignore_index=True,
     )
     for table in (fits, folds, summary, contrasts):

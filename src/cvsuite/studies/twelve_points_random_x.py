@@ -75,7 +75,20 @@ def random_designs(n: int, designs: int, seed: int) -> tuple[np.ndarray, np.ndar
     return x, rng.uniform(LOW, HIGH, (designs, n - 1))
 
 
-def random_design_expectations(n: int, degrees, fold_counts, designs: int, seed: int) -> pd.DataFrame:
+def _moments(features: np.ndarray, degree: int, n_folds: int, cache: dict | None) -> tuple[np.ndarray, np.ndarray]:
+    """``cv_moments``, remembered in ``cache`` by (degree, k): the functions below share the designs of
+    one (n, designs, seed), so a caller that runs both on them computes each form once."""
+    if cache is None:
+        return cv_moments(features, n_folds)
+    key = (degree, n_folds)
+    if key not in cache:
+        cache[key] = cv_moments(features, n_folds)
+    return cache[key]
+
+
+def random_design_expectations(
+    n: int, degrees, fold_counts, designs: int, seed: int, cache: dict | None = None
+) -> pd.DataFrame:
     """Per candidate and k, averaged over random designs (``random_designs``): E[CV_k] (with its Monte
     Carlo s.e. and its median over designs), s.d.(CV_k) over designs and noise, the expected error of
     the fit to n observations and to n - 1 (means, s.e.s and medians over designs), the pessimism of
@@ -92,7 +105,7 @@ def random_design_expectations(n: int, degrees, fold_counts, designs: int, seed:
         smaller, smaller_se = mean_and_se(smaller_errors)
         step_median = float(np.median(smaller_errors) / np.median(full_errors) - 1)
         for k in fold_counts:
-            expectation, variance = cv_moments(features, k)
+            expectation, variance = _moments(features, degree, k, cache)
             mean, se = mean_and_se(expectation)
             ratio, ratio_se = ratio_and_se(expectation, full_errors)
             rows.append(
@@ -120,25 +133,27 @@ def random_design_expectations(n: int, degrees, fold_counts, designs: int, seed:
     return pd.DataFrame(rows)
 
 
-def random_design_against_leave_one_out(n: int, degree: int, fold_counts, designs: int, seed: int) -> pd.DataFrame:
+def random_design_against_leave_one_out(
+    n: int, degree: int, fold_counts, designs: int, seed: int, cache: dict | None = None
+) -> pd.DataFrame:
     """``twelve_points_by_folds.against_leave_one_out`` with x drawn with each observation, for one
     candidate (the line: the degree-5 fit to random points has errors with no finite mean, so no mean
     or s.d. of them is an estimate), on the designs of ``random_designs``. Each k of ``fold_counts``
     below n against leave-one-out, paired on the same designs: the pessimisms against the fit to n
     and their difference (delta-method s.e.s), the s.d.s of CV over designs and noise, and
-    leave-one-out's s.d. minus k's (s.e. from the linearised s.d.s, paired)."""
+    leave-one-out's s.d. minus k's (s.e. from the linearised s.d.s, paired). ``cache``: see ``_moments``."""
     x, _ = random_designs(n, designs, seed)
     model = MODELS[0] if degree == 1 else f"degree {degree}"
     features = _features(x, degree)
     full_errors = expected_errors(features, degree)
-    loo_mean, loo_variance = cv_moments(features, n)
+    loo_mean, loo_variance = _moments(features, degree, n, cache)
     loo_ratio, loo_ratio_se = ratio_and_se(loo_mean, full_errors)
     loo_sd, loo_influence = _sd_and_influence(loo_mean, loo_variance)
     rows = []
     for k in fold_counts:
         if k >= n:
             continue
-        mean, variance = cv_moments(features, k)
+        mean, variance = _moments(features, degree, k, cache)
         ratio, ratio_se = ratio_and_se(mean, full_errors)
         gap, gap_se = ratio_and_se(mean - loo_mean, full_errors)
         sd, influence = _sd_and_influence(mean, variance)
