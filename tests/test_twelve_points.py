@@ -10,58 +10,55 @@ from cvsuite.methods.fold_statistics import fold_statistics
 from cvsuite.published.comparison import compare
 from cvsuite.published.records import read_vague_words
 from cvsuite.studies import twelve_points as tp
-from cvsuite.studies.document_claims import claims_table
 
 REGISTRY = Path(__file__).resolve().parents[1] / "registry"
 
 
 def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_table():
-    # The registry rows of the worked example that point at these tables, including the claims the
-    # recovery did not aim at (fold 4 the polynomial's worst, fold 3 close to the line, ...), and those
-    # the document gets wrong (registered with their erratum, so they must differ).
+    # The records of the worked example that point at these tables, including the claims the recovery
+    # did not aim at (fold 4 the polynomial's worst, fold 3 close to the line, ...), and those the
+    # document gets wrong (registered with their erratum, so they must differ), each by its judge.
     from cvsuite.studies import twelve_points_by_folds as by_folds
-    from cvsuite.studies import twelve_points_findings as tpf
     from cvsuite.studies import twelve_points_random_x as random_x
-    from cvsuite.studies.twelve_points_ranking import ranking_evidence
+    from cvsuite.studies import twelve_points_table_statistics as tps
+    from cvsuite.studies.twelve_points_ranking import fresh_ranking_evidence, ranking_evidence
 
+    stats = tp.fresh_data_statistics(DESIGN, MSE, slope=2.0, noise_sd=0.3, draws=200, seed=5)
     evidence = ranking_evidence(RECOVERED_Y, DESIGN, MSE)
-    findings = tpf.table_findings(RECOVERED_Y, DESIGN, MSE)
-    document = {"edge_fold": 4, "fold_b": 3, "nearly": 4.0}
-    checked = tpf.claims_on_tables(RECOVERED_Y, DESIGN, MSE, evidence=evidence, findings=findings, document=document)
-    expectations = by_folds.expectations_by_folds(X, (1, 5), by_folds.equal_fold_counts(12, 5), MSE)
+    statistics = tps.table_statistics(RECOVERED_Y, DESIGN, MSE, compared_fold=3)
+    counts = by_folds.equal_fold_counts(12, 5)
+    expectations = by_folds.expectations_by_folds(X, (1, 5), counts, MSE)
     random_designs = random_x.random_design_expectations(12, (1, 5), (4, 12), 400, 7)
-    by_k = pd.concat(
+    against_loo = pd.concat(
         [
-            claims_table(by_folds.fold_count_claims(expectations, 4)),
-            claims_table(random_x.random_design_claims(random_designs, 4)),
-        ]
-    )
-    claims = pd.concat(
-        [
-            checked.drop(columns="table"),
-            claims_table(tpf.design_claims(DESIGN)),
-            by_k,
-            claims_table(random_x.either_design_claims(by_k)),
-        ]
+            by_folds.against_leave_one_out(expectations),
+            random_x.random_design_against_leave_one_out(12, 1, counts, 400, 7),
+        ],
+        ignore_index=True,
     )
     tables = {
         "twelve_points/fits.csv": tp.fits_table(RECOVERED_Y, DESIGN),
         "twelve_points/folds.csv": tp.fold_table(RECOVERED_Y, DESIGN, MSE),
         "twelve_points/summary.csv": tp.model_summary(RECOVERED_Y, DESIGN, MSE),
         "twelve_points/contrasts.csv": tp.contrasts(RECOVERED_Y, DESIGN, MSE, fold_a=4, fold_b=3),
-        "twelve_points/claims.csv": claims,
-        "twelve_points/design.csv": tpf.design_table(DESIGN),
-        "twelve_points/findings.csv": findings,
-        "twelve_points/ranking_evidence.csv": evidence,
+        "twelve_points/design.csv": tps.design_table(DESIGN),
+        "twelve_points/table_statistics.csv": statistics,
+        "twelve_points/ranking_evidence.csv": evidence.assign(**fresh_ranking_evidence(stats)),
         "twelve_points/expectations_by_folds.csv": expectations,
         "twelve_points/random_design_expectations.csv": random_designs,
+        "twelve_points/against_leave_one_out.csv": against_loo,
+        "twelve_points/robustness.csv": tp.conclusion_frequencies(stats, edge_fold=4),
+        "twelve_points/consistent_tables.csv": tps.across_tables(pd.concat([statistics, evidence], axis=1)),
     }
     registered = [r for r in project_records() if r.table in tables]
     assert len(registered) >= 50
     judged = compare(registered, tables, read_vague_words(REGISTRY))
-    for record, status in zip(registered, judged["status"]):
+    for record, status, judge in zip(registered, judged["status"], judged["judge"]):
         expected = ("differs",) if record.erratum else ("reproduced", "reproduced by construction")
         assert status in expected, record.id
+        assert not judge.startswith("exact") or not record.is_claim, record.id  # every claim has its own judge
+    for field in ("note", "remark", "erratum"):
+        assert not judged[field].str.contains("n/a", regex=False).any(), field
 
 
 def test_fits_and_held_out_predictions_are_least_squares_refits():
@@ -76,14 +73,21 @@ def test_fits_and_held_out_predictions_are_least_squares_refits():
             assert np.allclose(held_out, refit(X[train], y[train], degree, X[fold]))
 
 
-def test_claims_follow_the_table():
+def test_the_fold_statistics_behind_the_sentences_follow_refits():
+    from cvsuite.studies.twelve_points_table_statistics import table_statistics
+
     for seed in range(15, 25):
         y = noisy_table(seed)
-        claims = tp.document_claims(y, DESIGN, MSE, edge_fold=4, fold_b=3, nearly=4.0).set_index("claim")
-        folds = np.array(brute_force_sums_of_squares(y, 5)[1]) / 3
-        assert claims.loc["edge_fold_is_polynomials_worst", "holds"] == (int(np.argmax(folds)) == 3)
-        assert claims.loc["edge_fold_over_fold_b_below_nearly", "value"] == pytest.approx(folds[3] / folds[2])
-        assert claims.loc["edge_fold_over_fold_b_below_nearly", "holds"] == (folds[3] / folds[2] < 4.0)
+        row = table_statistics(y, DESIGN, MSE, compared_fold=3).iloc[0]
+        poly = np.array(brute_force_sums_of_squares(y, 5)[1]) / 3
+        line = np.array(brute_force_sums_of_squares(y, 1)[1]) / 3
+        assert row["edge_fold_over_largest_other_fold"] == pytest.approx(poly[3] / poly[:3].max(), rel=1e-8)
+        # above 1 exactly when fold 4 is the worst
+        assert (row["edge_fold_over_largest_other_fold"] > 1) == (int(np.argmax(poly)) == 3)
+        excess = poly - line
+        gap = excess[2] - np.delete(excess, 2).min()
+        assert row["compared_fold_excess_minus_smallest_other"] == pytest.approx(gap, abs=1e-10)
+        assert (gap < 0) == (int(np.argmin(excess)) == 2)
 
 
 def test_residual_sd_is_the_lines_with_n_minus_2_degrees_of_freedom():
@@ -105,7 +109,7 @@ def test_conclusion_frequencies_carry_binomial_standard_errors():
     stats = tp.fresh_data_statistics(DESIGN, MSE, slope=2.0, noise_sd=0.3, draws=400, seed=5)
     freq = tp.conclusion_frequencies(stats, edge_fold=4, reference_difference=0.0).set_index("conclusion")
     assert freq.loc["polynomial_ahead_on_training", "frequency"] == 1.0  # nested models: never above
-    assert bool(freq.loc["polynomial_ahead_on_training", "holds_in_every_draw"])
+    assert "holds_in_every_draw" not in freq.columns  # the record's identity judge reads the frequency
     worst = np.argmax(stats["folds"][:, 1], axis=1) == 3
     p = freq.loc["edge_fold_is_polynomials_worst", "frequency"]
     assert p == worst.mean()
@@ -122,8 +126,12 @@ def test_histogram_counts_every_value_once_and_the_tail_in_one_overflow_row():
 
 
 def test_a_fold_outside_the_design_is_refused_by_name():
-    with pytest.raises(ValueError, match="edge_fold = 5: there are folds 1 to 4"):
-        tp.document_claims(noisy_table(16), DESIGN, MSE, edge_fold=5, fold_b=3, nearly=4.0)
+    from cvsuite.studies.twelve_points_table_statistics import table_statistics
+
+    with pytest.raises(ValueError, match="fold_a = 5: there are folds 1 to 4"):
+        tp.contrasts(noisy_table(16), DESIGN, MSE, fold_a=5, fold_b=3)
+    with pytest.raises(ValueError, match="compared_fold = 5: there are folds 1 to 4"):
+        table_statistics(noisy_table(16), DESIGN, MSE, compared_fold=5)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -141,14 +149,17 @@ def test_paired_test_is_scipys_related_samples_t_test_on_the_fold_errors():
     assert evidence["paired_t"] == pytest.approx(expected.statistic, rel=1e-9)
     assert evidence["paired_p_value"] == pytest.approx(expected.pvalue, rel=1e-9)
     assert evidence["paired_t_critical"] == pytest.approx(3.182446305284263, rel=1e-12)  # t(0.975, 3), tables
-    assert not evidence["paired_test_separates"]
+    assert abs(evidence["paired_t"]) < evidence["paired_t_critical"]  # the paired test does not separate them
     se = folds.std(axis=1, ddof=1) / 2
     assert evidence["unpaired_difference_se"] == pytest.approx(np.hypot(*se), rel=1e-9)
     difference = folds[1].mean() - folds[0].mean()
-    # The Checks rule reads the fold losses' variation as step 5 measures their spread (s.d. / sqrt(k));
-    # the stricter reading, their s.d., is kept beside it for the remark.
-    assert bool(evidence["checks_rule_fires"]) == (se.max() > difference)
-    assert bool(evidence["checks_rule_fires_on_fold_sd"]) == (folds.std(axis=1, ddof=1).max() > difference)
+    # The Checks rule's two measures of the fold losses' variation, over the difference: as step 5
+    # measures their spread (s.d. / sqrt(k)), and (the stricter reading) as their s.d.
+    assert evidence["largest_std_error_over_cv_difference"] == pytest.approx(se.max() / difference, rel=1e-9)
+    assert evidence["largest_fold_sd_over_cv_difference"] == pytest.approx(
+        folds.std(axis=1, ddof=1).max() / difference, rel=1e-9
+    )
+    assert evidence["partitions_polynomial_worse"] == evidence["partitions"] == 15400
 
 
 def test_every_repartition_is_scored_as_a_refit_would_score_it():
@@ -194,25 +205,27 @@ def test_fresh_ranking_evidence_counts_draws_with_binomial_errors():
     assert row["fresh_polynomial_worse_percent_se"] == pytest.approx(100 * np.sqrt(p * (1 - p) / 300))
 
 
-def test_design_claims_see_folds_by_position_span_the_range_and_blocks_do_not():
+def test_the_design_sees_folds_by_position_span_the_range_and_blocks_do_not():
     from cvsuite.methods.fold_statistics import Design
     from cvsuite.methods.folds import consecutive_folds
-    from cvsuite.studies.twelve_points_findings import design_claims, design_table
+    from cvsuite.studies.twelve_points_table_statistics import design_table
 
     row = design_table(DESIGN).iloc[0]
     assert row["fold_assignment"] == "{1,5,9} {2,6,10} {3,7,11} {4,8,12}"
     assert (row["fold_size"], row["training_size"], row["loo_training_overlap"]) == (3, 9, 10)
-    by_position = claims_table(design_claims(DESIGN)).set_index("claim")["holds"]
-    assert by_position.all()
-    blocks = Design(X, (1, 5), tuple(consecutive_folds(12, 4)))
-    assert not claims_table(design_claims(blocks)).set_index("claim").loc["folds_span_the_range", "holds"]
+    assert (row["observations_not_held_out_once"], row["folds_spanning_range"]) == (0, 4)
+    assert row["loo_training_observations_not_shared"] == 1
+    blocks = design_table(Design(X, (1, 5), tuple(consecutive_folds(12, 4)))).iloc[0]
+    assert blocks["folds_spanning_range"] == 0 and blocks["observations_not_held_out_once"] == 0
+    repeated = Design(X, (1, 5), (np.arange(0, 6), np.arange(3, 12)))
+    assert design_table(repeated).iloc[0]["observations_not_held_out_once"] == 3  # 4, 5, 6 held out twice
 
 
-def test_findings_match_refits_of_the_edge_fold_and_of_interpolating_polynomials():
-    from cvsuite.studies.twelve_points_findings import table_findings
+def test_table_statistics_match_refits_of_the_edge_fold_and_of_interpolating_polynomials():
+    from cvsuite.studies.twelve_points_table_statistics import table_statistics
 
     y = noisy_table(17)
-    row = table_findings(y, DESIGN, MSE).iloc[0]
+    row = table_statistics(y, DESIGN, MSE, compared_fold=3).iloc[0]
     fold4 = DESIGN.folds[3]
     train = np.setdiff1d(np.arange(12), fold4)
     residuals = y[fold4] - refit(X[train], y[train], 5, X[fold4])
@@ -227,6 +240,10 @@ def test_findings_match_refits_of_the_edge_fold_and_of_interpolating_polynomials
         held_out.append(np.mean((y[fold] - refit(X[train], y[train], 8, X[fold])) ** 2))
     assert row["interpolant_cv"] == pytest.approx(np.mean(held_out), rel=1e-6)
     assert row["interpolant_training_error"] < 1e-18
+    line_training = brute_force_sums_of_squares(y, 1)[0] / 12
+    assert row["interpolant_training_error_over_line"] == pytest.approx(
+        row["interpolant_training_error"] / line_training
+    )
 
 
 def test_expected_cv_is_the_leverage_formula_at_k_equals_n_and_the_simulated_mean_at_k_4():
@@ -249,52 +266,52 @@ def test_expected_cv_is_the_leverage_formula_at_k_equals_n_and_the_simulated_mea
     assert Design(X, (1, 5), tuple(positional_folds(12, 4))).folds[3].tolist() == [3, 7, 11]
 
 
-def _by_folds_table(pessimism, sd):
-    rows = []
-    for model, values in (("line", pessimism), ("polynomial", pessimism)):
-        for (k, p), s in zip(values.items(), sd):
-            rows.append(
-                {
-                    "model": model,
-                    "folds": k,
-                    "fold_size": 12 // k,
-                    "training_size": 12 - 12 // k,
-                    "training_size_formula": 12 * (k - 1) / k,
-                    "fits": k,
-                    "cv_sd": s,
-                    "pessimism_percent": p,
-                }
-            )
-    return pd.DataFrame(rows)
+def test_each_k_against_leave_one_out_reads_the_exact_expectations():
+    from cvsuite.studies.twelve_points_by_folds import against_leave_one_out, expectations_by_folds
+
+    table = expectations_by_folds(X, (1, 5), [2, 4, 12], MSE)
+    assert table["pessimism"].to_numpy() == pytest.approx(table["pessimism_percent"].to_numpy() / 100, rel=1e-12)
+    against = against_leave_one_out(table).set_index(["model", "folds"])
+    assert sorted(against.index) == [("line", 2), ("line", 4), ("polynomial", 2), ("polynomial", 4)]
+    by = table.set_index(["model", "folds"])
+    for model in ("line", "polynomial"):
+        row, k, loo = against.loc[(model, 4)], by.loc[(model, 4)], by.loc[(model, 12)]
+        assert row["loo_minus_k_cv_sd"] == pytest.approx(loo["cv_sd"] - k["cv_sd"], rel=1e-12)
+        assert row["pessimism_minus_loo"] == pytest.approx(k["pessimism"] - loo["pessimism"], rel=1e-12)
+        assert row["pessimism_se"] == row["loo_minus_k_cv_sd_se"] == 0.0  # exact: no Monte Carlo
+    assert (against["design"] == "fixed").all()
+    with pytest.raises(ValueError, match="needs k = n = 12"):
+        against_leave_one_out(table[table["folds"] < 12].assign(folds=lambda t: t["folds"].replace(4, 12)))
 
 
-def test_fold_count_claims_follow_their_criteria():
-    from cvsuite.studies.twelve_points_by_folds import fold_count_claims
-
-    mild = fold_count_claims(_by_folds_table({2: 9.0, 4: 5.0, 12: 0.5}, [3.0, 2.0, 2.5]), 4)
-    holds = {c: h for c, h, _, _ in mild}
-    assert holds["cv_mildly_pessimistic_at_example_k"] and holds["pessimism_shrinks_as_k_grows"]
-    assert holds["pessimism_vanishes_at_k_equals_n"] and holds["loo_more_variable_than_example_k"]
-    assert holds["example_k_trades_bias_for_steadiness"]
-    harsh = {c: h for c, h, _, _ in fold_count_claims(_by_folds_table({2: 30.0, 4: 40.0, 12: 5.0}, [3, 2, 1]), 4)}
-    assert not harsh["cv_mildly_pessimistic_at_example_k"] and not harsh["pessimism_shrinks_as_k_grows"]
-    assert not harsh["pessimism_vanishes_at_k_equals_n"] and not harsh["loo_more_variable_than_example_k"]
-
-
-def test_claims_across_tables_count_the_tables_each_claim_holds_on():
-    from cvsuite.studies.twelve_points_findings import claims_across_tables, solution_tables
-
-    claims = pd.DataFrame(
-        {
-            "claim": ["a", "b", "a", "b"],
-            "holds": [True, True, False, True],
-            "value": [1.0, 2.0, 3.0, 4.0],
-            "table": [0, 0, 1, 1],
-        }
+def test_against_leave_one_out_with_x_drawn_pairs_the_same_designs():
+    from cvsuite.studies.twelve_points_random_x import (
+        random_design_against_leave_one_out,
+        random_design_expectations,
     )
-    summary = claims_across_tables(claims).set_index("claim")
-    assert summary.loc["a", "holds_on"] == 1 and not summary.loc["a", "holds_on_every_table"]
-    assert summary.loc["b", "holds_percent"] == 100.0 and summary.loc["a", "value_max"] == 3.0
+
+    against = random_design_against_leave_one_out(12, 1, (4, 12), 600, 3).set_index("folds")
+    expected = random_design_expectations(12, (1,), (4, 12), 600, 3).set_index("folds")
+    row = against.loc[4]
+    assert list(against.index) == [4] and row["design"] == "random" and row["model"] == "line"
+    assert row["pessimism"] == pytest.approx(expected.loc[4, "pessimism"], rel=1e-12)
+    assert row["loo_pessimism"] == pytest.approx(expected.loc[12, "pessimism"], rel=1e-12)
+    assert row["cv_sd"] == pytest.approx(expected.loc[4, "cv_sd"], rel=1e-12)
+    assert row["loo_cv_sd"] == pytest.approx(expected.loc[12, "cv_sd"], rel=1e-12)
+    # pairing on the same designs: the difference is far better known than either s.d. alone
+    assert 0 < row["loo_minus_k_cv_sd_se"] < 0.01 * abs(row["loo_minus_k_cv_sd"])
+    assert 0 < row["pessimism_minus_loo_se"] < row["pessimism_se"]
+
+
+def test_across_tables_gives_each_statistics_range():
+    from cvsuite.studies.twelve_points_table_statistics import across_tables, solution_tables
+
+    per_table = pd.DataFrame({"a": [1.0, 3.0, 2.0], "b": [5.0, 4.0, 6.0]})
+    summary = across_tables(per_table, ("b", "a")).set_index("statistic")
+    assert list(summary.index) == ["b", "a"]
+    assert summary.loc["a", "tables"] == 3 and (summary.loc["a", "minimum"], summary.loc["a", "maximum"]) == (1.0, 3.0)
+    with pytest.raises(ValueError, match="no column c"):
+        across_tables(per_table, ("c",))
     long = pd.DataFrame(
         {
             "source": ["s"] * 4 + ["t"] * 4,
@@ -318,3 +335,9 @@ def test_with_x_drawn_afresh_leave_one_out_is_unbiased_for_the_fit_to_n_minus_on
     )
     assert four["expected_cv"] > loo["expected_cv"] > loo["full_sample_error"]
     assert four["pessimism_percent"] > loo["pessimism_percent"] > 0
+    # the fraction is the ratio of means, with the paired delta-method s.e.
+    assert loo["pessimism"] == pytest.approx(loo["expected_cv"] / loo["full_sample_error"] - 1, rel=1e-9)
+    assert 0 < loo["pessimism_se"] < loo["pessimism"]
+    assert loo["n_minus_one_step_median"] == pytest.approx(
+        loo["n_minus_one_error_median"] / loo["full_sample_error_median"] - 1
+    )

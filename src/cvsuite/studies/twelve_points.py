@@ -5,8 +5,9 @@ fitted by least squares; four folds assigned by position ({1,5,9}, {2,6,10}, {3,
 The document's own table of y values did not survive: the study runs on the table that
 ``cvsuite.studies.recover_twelve_points`` recovered from the printed statistics, under the convention
 that recovery settled. This module computes, on a given table, the fits (Step 1), the fold table
-(Step 3), the models' summaries (Steps 4-5), the contrasts and the verbal claims of "Reading the
-result", and how often the document's conclusions hold on fresh data y = slope x + noise.
+(Step 3), the models' summaries (Steps 4-5), the contrasts of "Reading the result", and how often
+the document's conclusions hold on fresh data y = slope x + noise. It computes statistics only: the
+registry's records decide what the sentences say of them.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from cvsuite.methods.fold_statistics import (
     predict,
 )
 from cvsuite.methods.table_symmetries import line_part
-from cvsuite.studies.document_claims import claims_table
 
 LINE, POLYNOMIAL = MODELS.index("line"), MODELS.index("polynomial")
 
@@ -114,77 +114,6 @@ def contrasts(y, design: Design, convention: Convention, *, fold_a: int, fold_b:
     )
 
 
-def document_claims(
-    y, design: Design, convention: Convention, *, edge_fold: int, fold_b: int, nearly: float, forms=None
-) -> pd.DataFrame:
-    """What "Reading the result" says in words, each checked on ``y``: one row per claim, ``holds``
-    True or False, with the numbers it rests on.
-
-    ``edge_fold`` is the fold holding the largest x (the document's fold 4), ``fold_b`` the fold it is
-    compared with (fold 3), ``nearly`` the round number their ratio is 'nearly' (four); ``forms``, the
-    design's quadratic forms if already computed (``Design.forms``).
-    """
-    _check_fold(edge_fold, design, "edge_fold")
-    _check_fold(fold_b, design, "fold_b")
-    stats = fold_statistics(np.asarray(y)[None, :], design, convention, forms)
-    train, cv, se, folds = stats["training"][0], stats["cv"][0], stats["se"][0], stats["folds"][0]
-    line, poly = LINE, POLYNOMIAL
-    diff = cv[poly] - cv[line]
-    excess = folds[poly] - folds[line]
-    ratio = folds[poly, edge_fold - 1] / folds[poly, fold_b - 1]
-    claims = [
-        (
-            "polynomial_ahead_on_training",
-            train[poly] < train[line],
-            train[line] - train[poly],
-            "polynomial training error below the line's ('the polynomial is marginally ahead')",
-        ),
-        (
-            "line_held_out_above_training",
-            cv[line] > train[line],
-            cv[line] - train[line],
-            "line held-out error above its training error ('larger, as expected')",
-        ),
-        (
-            "polynomial_held_out_above_training",
-            cv[poly] > train[poly],
-            cv[poly] - train[poly],
-            "polynomial held-out error above its training error ('3.9 times its training error')",
-        ),
-        (
-            "polynomial_cv_above_line_cv",
-            cv[poly] > cv[line],
-            diff,
-            "polynomial held-out error above the line's (the ranking)",
-        ),
-        (
-            "difference_exceeds_both_standard_errors",
-            diff > se.max(),
-            diff - se.max(),
-            "'The difference between the two ... is larger than either standard error'",
-        ),
-        (
-            "edge_fold_is_polynomials_worst",
-            int(np.argmax(folds[poly])) + 1 == edge_fold,
-            folds[poly, edge_fold - 1],
-            "the fold holding the largest x is the polynomial's worst ('The fourth fold is the informative one')",
-        ),
-        (
-            "edge_fold_over_fold_b_below_nearly",
-            ratio < nearly,
-            ratio,
-            "'a factor of nearly four': the ratio is below four",
-        ),
-        (
-            "polynomial_excess_smallest_on_fold_b",
-            int(np.argmin(excess)) + 1 == fold_b,
-            excess[fold_b - 1],
-            "the polynomial's excess over the line is smallest on fold 3 ('on fold 3 it is close to the line')",
-        ),
-    ]
-    return claims_table(claims)
-
-
 # ----------------------------------------------------------------------------------------------
 # Fresh data
 
@@ -252,7 +181,6 @@ def conclusion_frequencies(stats: dict, edge_fold: int, reference_difference: fl
                 "frequency_se": math.sqrt(p * (1 - p) / r),
                 "frequency_percent": 100 * p,
                 "frequency_percent_se": 100 * math.sqrt(p * (1 - p) / r),
-                "holds_in_every_draw": bool(event.all()),
             }
         )
     return pd.DataFrame(rows)

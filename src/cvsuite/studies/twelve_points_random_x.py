@@ -1,6 +1,6 @@
 """What CV_k estimates when x is drawn with each observation: the other reading of the k sentences.
 
-``twelve_points_by_folds`` answers "Estimating Out-of-Sample Error"'s sentences about k on the
+``twelve_points_by_folds`` computes "Estimating Out-of-Sample Error"'s sentences about k on the
 worked example's own design, x fixed at 1..12. The standard reading of "what CV_k estimates" draws
 x afresh with every observation: then leave-one-out is exactly unbiased for the expected error of
 the procedure trained on n - 1 observations, and its pessimism against n is the step of the
@@ -14,7 +14,7 @@ CV_k = e'Ae, and the expected error on a new observation of the model fitted to 
 1 + tr((X'X)^-1 M), M the features' second moments under the uniform x. The designs are averaged by
 Monte Carlo, with standard errors. A degree-5 fit to 12 random points is sometimes nearly singular,
 so its errors have heavy tails: where they have no finite mean the table shows it as a large,
-unstable mean with a large standard error, and the median beside it.
+unstable mean with a large standard error, and the medians beside it.
 """
 
 from __future__ import annotations
@@ -24,9 +24,11 @@ import pandas as pd
 
 from cvsuite.methods.fold_statistics import MODELS
 from cvsuite.methods.folds import positional_folds
-from cvsuite.methods.monte_carlo import mean_and_se
+from cvsuite.methods.monte_carlo import mean_and_se, ratio_and_se, standard_error
+from cvsuite.studies.twelve_points_by_folds import AGAINST_LOO_COLUMNS
 
 LOW, HIGH = 0.5, 12.5  # the example's x = 1..12 as cells of width one
+RANDOM_DESIGN = "random"  # x drawn with each observation (``against_leave_one_out``'s design column)
 
 
 def _features(x: np.ndarray, degree: int) -> np.ndarray:
@@ -65,24 +67,47 @@ def cv_moments(features: np.ndarray, n_folds: int) -> tuple[np.ndarray, np.ndarr
     return np.einsum("dii->d", form), 2 * np.einsum("dij,dji->d", form, form)
 
 
-def random_design_expectations(n: int, degrees, fold_counts, designs: int, seed: int) -> pd.DataFrame:
-    """Per candidate and k, averaged over random designs: E[CV_k] (with its Monte Carlo s.e. and its
-    median over designs), s.d.(CV_k) over designs and noise, the expected error of the fit to n
-    observations and to n - 1, and the pessimism of CV_k against the fit to n, percent.
-
-    Draw order from ``default_rng(seed)``: ``designs`` rows of n uniform x, then as many of n - 1.
-    """
+def random_designs(n: int, designs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The designs: ``designs`` rows of n uniform x (sorted), then as many of n - 1, in that order
+    from ``default_rng(seed)``."""
     rng = np.random.default_rng(seed)
     x = np.sort(rng.uniform(LOW, HIGH, (designs, n)), axis=1)
-    x_smaller = rng.uniform(LOW, HIGH, (designs, n - 1))
+    return x, rng.uniform(LOW, HIGH, (designs, n - 1))
+
+
+def _moments(features: np.ndarray, degree: int, n_folds: int, cache: dict | None) -> tuple[np.ndarray, np.ndarray]:
+    """``cv_moments``, remembered in ``cache`` by (degree, k): the functions below share the designs of
+    one (n, designs, seed), so a caller that runs both on them computes each form once."""
+    if cache is None:
+        return cv_moments(features, n_folds)
+    key = (degree, n_folds)
+    if key not in cache:
+        cache[key] = cv_moments(features, n_folds)
+    return cache[key]
+
+
+def random_design_expectations(
+    n: int, degrees, fold_counts, designs: int, seed: int, cache: dict | None = None
+) -> pd.DataFrame:
+    """Per candidate and k, averaged over random designs (``random_designs``): E[CV_k] (with its Monte
+    Carlo s.e. and its median over designs), s.d.(CV_k) over designs and noise, the expected error of
+    the fit to n observations and to n - 1 (means, s.e.s and medians over designs), the pessimism of
+    CV_k against the fit to n (in percent, and as a fraction with its delta-method s.e.), and the
+    learning curve's step from n - 1 to n in median (median error of a fit to n - 1 over the median
+    for n, less one: a typical value where the means do not exist)."""
+    x, x_smaller = random_designs(n, designs, seed)
     rows = []
     for model, degree in zip(MODELS, degrees):
         features = _features(x, degree)
-        full, full_se = mean_and_se(expected_errors(features, degree))
-        smaller, smaller_se = mean_and_se(expected_errors(_features(x_smaller, degree), degree))
+        full_errors = expected_errors(features, degree)
+        smaller_errors = expected_errors(_features(x_smaller, degree), degree)
+        full, full_se = mean_and_se(full_errors)
+        smaller, smaller_se = mean_and_se(smaller_errors)
+        step_median = float(np.median(smaller_errors) / np.median(full_errors) - 1)
         for k in fold_counts:
-            expectation, variance = cv_moments(features, k)
+            expectation, variance = _moments(features, degree, k, cache)
             mean, se = mean_and_se(expectation)
+            ratio, ratio_se = ratio_and_se(expectation, full_errors)
             rows.append(
                 {
                     "model": model,
@@ -98,88 +123,63 @@ def random_design_expectations(n: int, degrees, fold_counts, designs: int, seed:
                     "n_minus_one_error": smaller,
                     "n_minus_one_error_se": smaller_se,
                     "pessimism_percent": 100 * (mean / full - 1),
+                    "pessimism": ratio - 1,
+                    "pessimism_se": ratio_se,
+                    "full_sample_error_median": float(np.median(full_errors)),
+                    "n_minus_one_error_median": float(np.median(smaller_errors)),
+                    "n_minus_one_step_median": step_median,
                 }
             )
     return pd.DataFrame(rows)
 
 
-# The sentences about k, each read on either design: x fixed as the example prints it
-# (twelve_points_by_folds) or drawn with every observation (here). The document is given whichever
-# reading favours it: a claim "holds on either design" when it holds on one of them.
-EITHER_DESIGN = (
-    "cv_mildly_pessimistic_at_example_k",
-    "pessimism_vanishes_at_k_equals_n",
-    "loo_more_variable_than_example_k",
-    "example_k_trades_bias_for_steadiness",
-)
-
-
-def random_design_claims(table: pd.DataFrame, example_folds: int) -> list[tuple[str, bool, float, str]]:
-    """The sentences of ``twelve_points_by_folds.fold_count_claims`` on random designs, same criteria.
-
-    Where a candidate's errors have no finite mean (the degree-5 fit to 12 random points), no
-    comparison of its expectations can favour the sentence: its percentages read as the Monte Carlo
-    means they are, and the claim is decided by both candidates as before.
-    """
-    from cvsuite.studies.twelve_points_by_folds import MILD_PERCENT, VANISHING_PERCENT
-
-    n = int(table["folds"].max())
-    by_model = {model: part.set_index("folds") for model, part in table.groupby("model", sort=False)}
-    at_k = {m: p.loc[example_folds] for m, p in by_model.items()}
-    loo = {m: p.loc[n] for m, p in by_model.items()}
-    pessimism_k = [r["pessimism_percent"] for r in at_k.values()]
-    loo_pessimism = [abs(r["pessimism_percent"]) for r in loo.values()]
-    sd_ratio = [loo[m]["cv_sd"] / at_k[m]["cv_sd"] for m in by_model]
-    trades = [
-        at_k[m]["pessimism_percent"] > loo[m]["pessimism_percent"] and at_k[m]["cv_sd"] < loo[m]["cv_sd"]
-        for m in by_model
-    ]
-    line = MODELS[0]
-    return [
-        (
-            "cv_mildly_pessimistic_at_example_k_random_x",
-            all(0 < p < MILD_PERCENT for p in pessimism_k),
-            float(at_k[line]["pessimism_percent"]),
-            f"x drawn with each observation: E[CV_k] at the example's k exceeds the expected error of the fit to all n "
-            f"by less than {MILD_PERCENT:g}% for both models; value: the line's pessimism, percent",
-        ),
-        (
-            "pessimism_vanishes_at_k_equals_n_random_x",
-            all(p < VANISHING_PERCENT for p in loo_pessimism),
-            float(loo[line]["pessimism_percent"]),
-            f"x drawn with each observation: leave-one-out's pessimism is below {VANISHING_PERCENT:g}% for both "
-            "models; value: the line's, percent",
-        ),
-        (
-            "loo_more_variable_than_example_k_random_x",
-            all(r > 1 for r in sd_ratio),
-            float(sd_ratio[0]),
-            "x drawn with each observation: leave-one-out's CV has a larger s.d. than CV at the example's k, for both "
-            "models; value: the line's ratio of s.d.s, leave-one-out over the example's k",
-        ),
-        (
-            "example_k_trades_bias_for_steadiness_random_x",
-            all(trades),
-            float(sd_ratio[0]),
-            "x drawn with each observation: at the example's k, more pessimism and a smaller s.d. than leave-one-out, "
-            "for both models; value: the line's ratio of s.d.s, leave-one-out over the example's k",
-        ),
-    ]
-
-
-def either_design_claims(claims: pd.DataFrame) -> list[tuple[str, bool, float, str]]:
-    """Each sentence of ``EITHER_DESIGN`` holding on the fixed design or on random ones (the reading
-    that favours the document); value: the fixed design's."""
-    by_name = claims.set_index("claim")
+def random_design_against_leave_one_out(
+    n: int, degree: int, fold_counts, designs: int, seed: int, cache: dict | None = None
+) -> pd.DataFrame:
+    """``twelve_points_by_folds.against_leave_one_out`` with x drawn with each observation, for one
+    candidate (the line: the degree-5 fit to random points has errors with no finite mean, so no mean
+    or s.d. of them is an estimate), on the designs of ``random_designs``. Each k of ``fold_counts``
+    below n against leave-one-out, paired on the same designs: the pessimisms against the fit to n
+    and their difference (delta-method s.e.s), the s.d.s of CV over designs and noise, and
+    leave-one-out's s.d. minus k's (s.e. from the linearised s.d.s, paired). ``cache``: see ``_moments``."""
+    x, _ = random_designs(n, designs, seed)
+    model = MODELS[0] if degree == 1 else f"degree {degree}"
+    features = _features(x, degree)
+    full_errors = expected_errors(features, degree)
+    loo_mean, loo_variance = _moments(features, degree, n, cache)
+    loo_ratio, loo_ratio_se = ratio_and_se(loo_mean, full_errors)
+    loo_sd, loo_influence = _sd_and_influence(loo_mean, loo_variance)
     rows = []
-    for name in EITHER_DESIGN:
-        fixed, random = by_name.loc[name], by_name.loc[f"{name}_random_x"]
+    for k in fold_counts:
+        if k >= n:
+            continue
+        mean, variance = _moments(features, degree, k, cache)
+        ratio, ratio_se = ratio_and_se(mean, full_errors)
+        gap, gap_se = ratio_and_se(mean - loo_mean, full_errors)
+        sd, influence = _sd_and_influence(mean, variance)
         rows.append(
-            (
-                f"{name}_either_design",
-                bool(fixed["holds"]) or bool(random["holds"]),
-                float(fixed["value"]),
-                f"{name} with x fixed as printed, or with x drawn with each observation; value: the fixed design's",
-            )
+            {
+                "design": RANDOM_DESIGN,
+                "model": model,
+                "folds": int(k),
+                "pessimism": ratio - 1,
+                "pessimism_se": ratio_se,
+                "loo_pessimism": loo_ratio - 1,
+                "loo_pessimism_se": loo_ratio_se,
+                "pessimism_minus_loo": gap,
+                "pessimism_minus_loo_se": gap_se,
+                "cv_sd": sd,
+                "loo_cv_sd": loo_sd,
+                "loo_minus_k_cv_sd": loo_sd - sd,
+                "loo_minus_k_cv_sd_se": standard_error(loo_influence - influence),
+            }
         )
-    return rows
+    return pd.DataFrame(rows, columns=AGAINST_LOO_COLUMNS)
+
+
+def _sd_and_influence(expectation: np.ndarray, variance: np.ndarray) -> tuple[float, np.ndarray]:
+    """s.d.(CV) over designs and noise, sqrt(mean(Var | X) + var(E | X)), and each design's term of its
+    linearisation (the s.e. of a difference of two such s.d.s on the same designs is the standard
+    error of the difference of these terms)."""
+    sd = float(np.sqrt(variance.mean() + expectation.var()))
+    return sd, (variance + expectation**2 - 2 * expectation.mean() * expectation) / (2 * sd)
