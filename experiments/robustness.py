@@ -1,19 +1,17 @@
 """Study robustness: the documents' conclusions at their own scale and on many fresh datasets.
 
 Reads the shape-image rows of the document's 40 datasets and of the fresh ones, the document's
-regression sample and the fresh samples; writes one row per conclusion (the document's words,
-the estimate at both scales with its Monte Carlo standard error, held, not held or undecided) and
-Part 1's estimators and the fresh samples' K-bias table at the fresh scale. Its figures are drawn by
-its figure rule (cvsuite.figures.robustness.draw) from the conclusions table and the region each
-criterion passes in at the fresh scale, saved as arrays: a region's limits are computed from the
-datasets (two standard errors of a 40-dataset mean, say), which the table does not hold.
+regression sample and the fresh samples; writes one row per conclusion (the document's words, its
+statistic at both scales with its Monte Carlo standard error, and its departure from the value it is
+measured from), Part 1's estimators and the fresh samples' K-bias table at the fresh scale. The
+records of the registry judge these statistics; its figures (cvsuite.figures.robustness.draw) draw
+them with the bounds the records' judges apply.
 """
 
 import pandas as pd
 
-from cvsuite.studies.robustness import Evidence, ShapeCriteria, conclusions, side_by_side
+from cvsuite.studies.robustness import Evidence, ShapeSettings, conclusion_statistics, side_by_side
 from cvsuite.studies.robustness_estimators import shape_estimators
-from cvsuite.studies.robustness_regions import regions_as_arrays
 from cvsuite.studies.robustness_regression import k_bias_by_k
 from cvsuite.studies.shape_image_datasets import holdout_name, kfold_name
 from cvsuite.workflow.outputs import read_tables
@@ -22,10 +20,9 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 def main(job: Job) -> StudyResult:
     rob, p1, inputs = job.config["robustness"], job.config["knn_estimators"], job.input
-    criteria = ShapeCriteria(
+    settings = ShapeSettings(
         holdout=holdout_name(p1["holdout_folds"]),
         kfold=kfold_name(p1["repartition_folds"]),
-        almost_every=rob["almost_every"],
         bootstrap=rob["bootstrap"],
         bootstrap_seed=rob["bootstrap_seed"],
         document_datasets=job.config["shape_images"]["datasets"],
@@ -47,17 +44,16 @@ def main(job: Job) -> StudyResult:
         error_sources=read_tables(inputs.fresh_error_sources),
         exchange=read_tables(inputs.fresh_exchange),
     )
-    fresh_rows = conclusions(fresh, criteria)
-    table = side_by_side(conclusions(document, criteria), fresh_rows)
-    print(table[["conclusion", "document_estimate", "new_estimate", "new_se", "held"]].to_string())
-    regions = {row["conclusion"]: row["region"] for row in fresh_rows}
+    table = side_by_side(conclusion_statistics(document, settings), conclusion_statistics(fresh, settings))
+    print(table[["conclusion", "document_estimate", "new_estimate", "new_estimate_se", "new_z"]].to_string())
     return StudyResult(
         tables={
             "conclusions": table,
-            "shape_estimators": shape_estimators(fresh.estimates, fresh.fold_models, criteria.kfold),
+            "shape_estimators": shape_estimators(
+                fresh.estimates, fresh.fold_models, settings.kfold, settings.document_datasets
+            ),
             "k_bias_by_k": k_bias_by_k(fresh.k_bias, fresh.error_sources),
         },
-        arrays=regions_as_arrays(regions),
     )
 
 

@@ -120,7 +120,7 @@ def test_verdict_counts_cover_every_status_in_order():
 
 
 def test_the_first_reading_that_holds_decides_and_a_stricter_one_that_failed_becomes_the_remark():
-    strict = reading("s/t.csv[K=2].percent", "size", {"word": "a few percent"}, "the K = 2 bias in percent")
+    strict = reading("s/t.csv[K=2].percent", "size", {"word": "a few percent"}, "The K = 2 bias in percent")
     loose = reading(
         "s/t.csv[K=2].value", "size", {"at_most": "0.2"}, "the bias in the risk's units",
         settles="the bias is read in the risk's own units", support="of a few percent",

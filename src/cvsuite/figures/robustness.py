@@ -1,12 +1,16 @@
-"""The figures of study robustness: each conclusion at the documents' scale and on fresh datasets.
+"""The figures of study robustness: each conclusion's statistic at the documents' scale and on fresh
+datasets, with the bound its record's judge holds it to.
 
 One figure per topic (``TOPICS``), each a screenful when shown 800 px wide: the 18 conclusions in one
-figure made an image 3,917 px tall, which no reader takes in.
+figure made an image 3,917 px tall, which no reader takes in. The figures draw statistics, their
+reference values and the bounds; whether a conclusion holds is the registry's to say (its records,
+in results/comparison.csv and the report), not the figures'.
 """
 
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -14,15 +18,12 @@ from matplotlib.figure import Figure
 
 from cvsuite.figures import style
 from cvsuite.figures.figure_inputs import FigureInputs
-from cvsuite.studies.robustness_regions import PassRegion, regions_from_arrays
-
-UNDECIDED = "undecided"  # TRANSITIONAL: a claims table that cannot decide
 
 SCALES = (  # (columns' prefix, label, colour, row)
     ("document", "at the document's scale", "0.55", 0),
-    ("new", "on fresh datasets (decides 'held')", "black", 1),
+    ("new", "on fresh datasets", "black", 1),
 )
-PASS = "#a1d99b"  # the criterion, in green
+PASS = "#a1d99b"  # the bound, in green
 PASS_LINE = "#238b45"
 COLUMNS = 2  # 15 panels in one column made a figure 2.4 times as tall as wide
 WRAP = 60  # characters of a panel's title or axis label per line, at half the figure's width
@@ -51,104 +52,156 @@ TOPICS = {
 }  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Bound:
+    """Where the judge of a conclusion's record wants its statistic, drawn beside it.
+
+    Either a fixed interval (``low`` <= statistic, statistic below ``high``; None is open; ``low ==
+    high`` means exactly that value), the bounds of a vague ``word`` of registry/vague_words.yaml
+    (tests/test_robustness.py holds them to the list), or, with ``bar``, a test of the statistic's
+    2-SE bar against ``reference``: "above" or "below" (the whole bar on that side) or "around" (the
+    bar covers it). ``document_scale``: the interval of 2 standard errors of a mean over the
+    document's datasets, around ``reference``, computed from the row."""
+
+    low: float | None = None
+    high: float | None = None
+    bar: str | None = None
+    reference: float | None = None
+    word: str = ""
+    document_scale: bool = False
+
+
+# Each conclusion's bound, as its record's judge reads it (the record's `judge:` in registry/*.yaml).
+BOUNDS = {
+    "no_estimator_bias": Bound(reference=0.0, document_scale=True),
+    "holdout_twice_as_variable": Bound(low=1.5, high=2.5, word="about twice"),
+    "winner_overstates": Bound(low=0.8, word="almost every"),
+    "nested_as_often_high_as_low": Bound(bar="around", reference=0.5),
+    "larger_k_less_bias": Bound(bar="above", reference=0.0),
+    "loo_less_biased_than_kfold": Bound(high=0.25, word="little"),
+    "larger_k_less_bias_in_total": Bound(bar="above", reference=0.0),
+    "loo_pessimism_is_class_imbalance": Bound(bar="above", reference=0.0),
+    "nested_no_upward_bias": Bound(bar="below", reference=0.0),
+    "cv_weakly_correlated_with_truth": Bound(low=-0.3, high=0.3, word="only weakly"),
+    "cv_negatively_correlated_with_truth": Bound(),  # ESL's simulation, not the example's: no judge
+    "gap_grows_with_candidates": Bound(bar="above", reference=0.0),
+    "cv_biased_upward": Bound(bar="above", reference=0.0),
+    "cv_estimates_smaller_training_sets": Bound(bar="above", reference=0.0),
+    "bias_falls_with_k": Bound(low=0.8, word="almost every"),
+    "loo_zero_spread": Bound(low=0.0, high=0.0),
+    "std_error_understates_spread": Bound(bar="above", reference=0.5),
+    "penalty_trades_train_for_expected": Bound(low=0.8, word="almost every"),
+}
+
+
 def _wrap(text: str) -> str:
     return "\n".join(textwrap.wrap(text, WRAP))
 
 
-def _criterion(ax, region: PassRegion, reference: float) -> None:
-    """The pass region shaded, or the line the fresh error bar must clear or cover; the axis
-    reaches every threshold and the finding's ``reference`` value, and an open region reaches on
-    past its edge, so that the criterion and what the finding measures from are in view."""
-    edges = [v for v in (region.low, region.high, region.reference, reference) if v is not None and np.isfinite(v)]
+def _interval(bound: Bound, row) -> tuple[float | None, float | None]:
+    """The bound's fixed interval; for ``document_scale``, 2 standard errors of a mean over the
+    document's datasets either side of ``reference``: the fresh estimate's s.e. scaled from the fresh
+    datasets' count to the document's."""
+    if not bound.document_scale:
+        return bound.low, bound.high
+    half = 2 * row.new_estimate_se * np.sqrt(row.new_datasets / row.document_datasets)
+    return bound.reference - half, bound.reference + half
+
+
+def _label(bound: Bound, row) -> str:
+    if bound.word:
+        return f"'{bound.word}' (the list of vague words): where it must lie"
+    if bound.document_scale:
+        return f"within 2 s.e. of a {row.document_datasets}-dataset mean"
+    return "where it must lie"
+
+
+def _bound_drawn(ax, bound: Bound, row) -> None:
+    """The bound shaded, or the line the fresh error bar must clear or cover; the axis reaches every
+    edge and the row's ``reference`` value, and an open interval reaches on past its edge, so that
+    the bound and what the z columns measure from are in view. A conclusion with no bound gets its
+    reference line alone."""
+    low, high = _interval(bound, row)
+    edges = [v for v in (low, high, bound.reference, row.reference) if v is not None and np.isfinite(v)]
     left, right = ax.get_xlim()
+    if not edges:
+        return
     span = max(right, *edges) - min(left, *edges)
     pad = 0.08 * span
     left, right = min(left, min(edges) - pad), max(right, max(edges) + pad)
-    if region.bar is None and region.low is not None and region.high is None:  # open to the right
-        right = max(right, region.low + 0.3 * span)
-    if region.bar is None and region.high is not None and region.low is None:  # open to the left
-        left = min(left, region.high - 0.3 * span)
-    if region.bar == "above":
+    if bound.bar is None and low is not None and high is None:  # open to the right
+        right = max(right, low + 0.3 * span)
+    if bound.bar is None and high is not None and low is None:  # open to the left
+        left = min(left, high - 0.3 * span)
+    if bound.bar in ("above", "below"):
         # A one-sided region of its own look (hatched, not filled): the whole bar, not only the
         # point, must lie in it; a dashed line beside the dash-dot "around" was hard to tell apart.
+        side = (bound.reference, right) if bound.bar == "above" else (left, bound.reference)
         ax.axvspan(
-            region.reference,
-            right,
+            *side,
             facecolor="none",
             edgecolor=PASS_LINE,
             hatch="//",
             linewidth=0,
             alpha=0.45,
             zorder=0,
-            label="criterion: the whole bar must lie in the hatched side",
+            label="the whole bar must lie in the hatched side",
         )
-        style.reference_line(ax, region.reference, None, vertical=True, color=PASS_LINE, linestyle="-", linewidth=1.6)
+        style.reference_line(ax, bound.reference, None, vertical=True, color=PASS_LINE, linestyle="-", linewidth=1.6)
         style.explained(ax.lines[-1], "the edge of the hatched region of the legend")
-    elif region.bar == "around":
-        label = "criterion: the bar must cover this line"
-        style.reference_line(ax, region.reference, label, vertical=True, color=PASS_LINE, linestyle="-.", linewidth=1.6)
-    elif region.low is not None and region.low == region.high:
-        style.reference_line(ax, region.low, "criterion: exactly this value", vertical=True, color=PASS_LINE)
-    else:
-        low = region.low if region.low is not None else -np.inf
-        high = region.high if region.high is not None else np.inf
-        ax.axvspan(max(low, left), min(high, right), color=PASS, alpha=0.5, label="criterion: where it holds", zorder=0)
+    elif bound.bar == "around":
+        label = "the bar must cover this line"
+        style.reference_line(ax, bound.reference, label, vertical=True, color=PASS_LINE, linestyle="-.", linewidth=1.6)
+    elif low is not None and low == high:
+        style.reference_line(ax, low, "exactly this value", vertical=True, color=PASS_LINE)
+    elif low is not None or high is not None:
+        shown = (max(low if low is not None else -np.inf, left), min(high if high is not None else np.inf, right))
+        ax.axvspan(*shown, color=PASS, alpha=0.5, label=_label(bound, row), zorder=0)
     ax.set_xlim(left, right)
 
 
-VERDICTS = {True: "HELD", False: "NOT HELD", UNDECIDED: "UNDECIDED"}
-
-
 def _title(row) -> str:
-    """The conclusion in its document's words, what the study finds, and the criterion."""
-    verdict = VERDICTS[row.held if isinstance(row.held, str) else bool(row.held)]
-    return "\n".join(
-        (
-            _wrap(f"{verdict}: “{row.words}” ({row.document})"),
-            _wrap(f"finding: {row.finding}"),
-            _wrap(f"criterion: {row.criterion}"),
-        )
-    )
+    """The conclusion in its document's words."""
+    return _wrap(f"“{row.words}” ({row.document})")
 
 
-def conclusion_figures(table: pd.DataFrame, regions: dict[str, PassRegion]) -> dict[str, Figure]:
+def conclusion_figures(table: pd.DataFrame, bounds: dict[str, Bound] = BOUNDS) -> dict[str, Figure]:
     """The conclusions drawn one topic to a figure (``TOPICS``), by figure name."""
     placed = {c for _, ids in TOPICS.values() for c in ids}
     unplaced = sorted(set(table["conclusion"]) - placed)
     if unplaced:
         raise ValueError(f"conclusions in no figure of cvsuite.figures.robustness.TOPICS: {unplaced}")
     return {
-        name: conclusions(table[table["conclusion"].isin(ids)], regions, topic) for name, (topic, ids) in TOPICS.items()
+        name: conclusions(table[table["conclusion"].isin(ids)], bounds, topic) for name, (topic, ids) in TOPICS.items()
     }
 
 
-def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion], topic: str) -> Figure:
+def conclusions(table: pd.DataFrame, bounds: dict[str, Bound], topic: str) -> Figure:
     """Each conclusion's statistic at the document's scale and at the new scale, with error bars
-    and its criterion (``regions``, by conclusion, as the fresh scale reads it), so that whether it
-    holds can be judged by eye. Each panel is titled with the document's words and the study's
-    finding, its x axis with the statistic (its unit); the finding's reference value (0, 0.5, 2:
-    what its "SE from" counts from) is drawn where it is not already the criterion's line."""
+    and the bound its record's judge holds the fresh statistic to (``bounds``). Each panel is titled
+    with the document's words, its x axis with the statistic (its unit); the row's reference value
+    (0, 0.5, 2: what its z columns count from) is drawn where it is not already the bound's line."""
     if table.empty:  # a config under which no conclusion of this topic is computed
         fig = Figure(figsize=(10.5, 1.5))
         fig.text(0.5, 0.5, f"{topic[0].upper()}{topic[1:]}: no conclusion computed at this config", ha="center")
         return fig
     rows = -(-len(table) // COLUMNS)
-    fig, grid = style.subplots(rows, COLUMNS, figsize=(10.5, 3.15 * rows + 0.8))
+    fig, grid = style.subplots(rows, COLUMNS, figsize=(10.5, 3.0 * rows + 0.8))
     cells = list(grid.flat)
     axes = cells[: len(table)]
     for ax, row in zip(axes, table.itertuples()):
         ticks = []
         for prefix, label, colour, y in SCALES:
-            est, se, n = (getattr(row, f"{prefix}_{c}") for c in ("estimate", "se", "datasets"))
+            est, se, n = (getattr(row, f"{prefix}_{c}") for c in ("estimate", "estimate_se", "datasets"))
             se = 0.0 if not np.isfinite(se) else se  # one sample: no standard error
             style.error_bars(ax, y, est, se, horizontal=True, fmt="o", color=colour, label=label)
             ticks.append(f"{n} dataset{'s' if n != 1 else ''}")
         ax.margins(x=0.15)
         ax.autoscale_view()
-        region = regions[row.conclusion]
-        _criterion(ax, region, row.reference)
-        if np.isfinite(row.reference) and row.reference != region.reference:
-            label = "the value the finding measures from (its 'SE from')"
+        bound = bounds[row.conclusion]
+        _bound_drawn(ax, bound, row)
+        if np.isfinite(row.reference) and row.reference != bound.reference:
+            label = "the value the z columns measure from"
             style.reference_line(ax, row.reference, label, vertical=True, zorder=1.5)
         ax.set_yticks([y for *_, y in SCALES], ticks)
         ax.tick_params(axis="y", length=0)
@@ -163,20 +216,12 @@ def conclusions(table: pd.DataFrame, regions: dict[str, PassRegion], topic: str)
     else:
         style.figure_legend(fig)
     fig.suptitle(
-        f"{topic[0].upper()}{topic[1:]}: {sum(not isinstance(v, str) and bool(v) for v in table['held'])} of "
-        f"{len(table)} conclusions hold on fresh datasets\n(grey: the document's own scale; black: fresh datasets)"
+        f"{topic[0].upper()}{topic[1:]}: each conclusion's statistic and the bound its record holds it to\n"
+        "(grey: the document's own scale; black: fresh datasets)"
     )
     return fig
 
 
-def _verdict(held):
-    """A verdict as the study gave it: read back from CSV, True and False are text when the column
-    also holds UNDECIDED, and text is what ``_title`` takes for undecided."""
-    return held == "True" if isinstance(held, str) and held != UNDECIDED else held
-
-
 def draw(inputs: FigureInputs) -> dict[str, Figure]:
-    """The study's figures, from its conclusions table and the criteria's regions it saved as arrays
-    (its figure rule, ``cvsuite.workflow.figure_job``)."""
-    table = inputs.tables["conclusions"]
-    return conclusion_figures(table.assign(held=table["held"].map(_verdict)), regions_from_arrays(inputs.arrays))
+    """The study's figures, from its conclusions table (its figure rule, ``cvsuite.workflow.figure_job``)."""
+    return conclusion_figures(inputs.tables["conclusions"])

@@ -108,6 +108,14 @@ def _is_missing(value) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+def _continued(sentence: str) -> str:
+    """A reading's sentence continuing another ("read as ..."): its first word in lower case when it is
+    an ordinary capitalised word ("The bias" -> "the bias"; "K-fold" and "ESL" stay)."""
+    if len(sentence) > 1 and sentence[0].isupper() and sentence[1].islower():
+        return sentence[0].lower() + sentence[1:]
+    return sentence
+
+
 def _join(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
@@ -216,7 +224,7 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
     remark = fill(record.remark, judged)
     if decision.failed_before:
         stricter = "; ".join(
-            f"read as {reading_text(r, j, vague).rstrip('.') or j.rule}, it does not hold ({j.found})"
+            f"read as {_continued(reading_text(r, j, vague).rstrip('.')) or j.rule}, it does not hold ({j.found})"
             for r, j in decision.failed_before
         )
         remark = _join(f"It holds when {reading.settles}. {stricter[0].upper()}{stricter[1:]}.", remark)
