@@ -6,18 +6,16 @@ simulated datasets'). Re-simulates the best single split (stump) among 500 noise
 samples: the stump fitted to all samples, the full-data predictor with its split re-estimated in
 each fold, and cross-validation done right. Writes the per-dataset and per-fold results, the
 book-design summary, the statistics the book prints with the standard error of a comparison, the
-open fold construction, Figure 7.11's top panels for one dataset, the document's claim as
-verdicts, the design, and where the book's one-fold error counts fall among ours (read from the
-registry). Its figures (Figure 7.11's bottom right and top panels, with the published values read
-from the registry) are drawn from these tables by its figure rule
-(cvsuite.figures.esl_label_free_split.draw).
+open fold construction, Figure 7.11's top panels for one dataset, the design, and where the book's
+one-fold error counts fall among ours (read from the registry). Its figures (Figure 7.11's bottom
+right and top panels, with the published values read from the registry) are drawn from these
+tables by its figure rule (cvsuite.figures.esl_label_free_split.draw).
 """
 
 from cvsuite.data.null_predictors import NullDesign
 from cvsuite.published.published_values import published_value, read_published_values
 from cvsuite.studies.esl_label_free_split import (
     ONE_FOLD_DRAWS,
-    claim_verdicts,
     heldout_draws,
     heldout_error_distribution,
     one_dataset_stumps,
@@ -27,7 +25,7 @@ from cvsuite.studies.esl_label_free_split import (
     simulate_label_free_split,
     summarise_procedures,
 )
-from cvsuite.studies.esl_wrong_and_right_way_findings import book_reading_runs, fold_sizes
+from cvsuite.studies.esl_wrong_and_right_way_summaries import book_reading_runs, fold_sizes
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -62,7 +60,6 @@ def main(job: Job) -> StudyResult:
         "folds": fold_sizes(null.samples, n_folds),
         "settings": choices,
         "one_dataset": one_dataset,
-        "verdicts": claim_verdicts(default_runs, params["verdict_standard_errors"]),
         "setup": setup_table(null, n_folds, book_datasets),
         "printed_draws": heldout_draws(per_fold, {s: published_value(claims, c) for s, c in ONE_FOLD_DRAWS.items()}),
     }

@@ -5,8 +5,8 @@ Out-of-Sample Error" ('Variable selection on the full dataset ...'). Re-simulate
 5000 noise predictors before or inside 5-fold CV of a 1-nearest-neighbour classifier. Writes the
 per-dataset results under every setting, the book-design summary, the statistics the book prints
 with the standard error of a comparison, the held-out correlation histogram (Figure 7.10), the
-open choices, the documents' claims as verdicts, and where the book's one-fold correlations fall
-among ours (read from the registry). Its figures (the CV errors and Figure 7.10, with the published
+open choices with the paired gap between the two ways, and where the book's one-fold correlations
+fall among ours (read from the registry). Its figures (the CV errors and Figure 7.10, with the published
 values read from the registry) are drawn from these tables by its figure rule
 (cvsuite.figures.esl_wrong_and_right_way.draw).
 """
@@ -14,10 +14,9 @@ values read from the registry) are drawn from these tables by its figure rule
 from cvsuite.data.null_predictors import NullDesign
 from cvsuite.published.published_values import published_value, read_published_values
 from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings, simulate_wrong_and_right_way
-from cvsuite.studies.esl_wrong_and_right_way_findings import (
+from cvsuite.studies.esl_wrong_and_right_way_summaries import (
     PUBLISHED,
     book_reading_runs,
-    claim_verdicts,
     correlation_draws,
     correlation_histogram,
     fold_sizes,
@@ -43,7 +42,6 @@ def main(job: Job) -> StudyResult:
     published = published_statistics(default_runs, correlations, book_datasets)
     histogram = correlation_histogram(correlations[:book_datasets], params["histogram_bins"])
     choices = setting_summary(per_dataset, settings, book_datasets)
-    verdicts = claim_verdicts(default_runs, params["verdict_standard_errors"], params["respectable_error_percent"])
     claims = read_published_values(job.input.published)
     return StudyResult(
         tables={
@@ -53,7 +51,6 @@ def main(job: Job) -> StudyResult:
             "folds": fold_sizes(null.samples, params["folds"]),
             "heldout_correlation_histogram": histogram,
             "settings": choices,
-            "verdicts": verdicts,
             "printed_draws": correlation_draws(
                 correlations,
                 {

@@ -3,8 +3,9 @@
 "Cross-Validation", Pitfalls: "With images stored class by class, unshuffled folds can hold out
 whole classes." Writes each data set's CV accuracy, the fold models' true accuracy and the
 classes held out, per scheme and K; their Monte Carlo summaries; the fold-by-class composition of
-the first data set; and the one-row verdict. Its figure (the compositions and the estimates
-against K) is drawn from these tables by its figure rule (cvsuite.figures.ordered_folds.draw).
+the first data set; and the four schemes side by side at the document's K. Its figure (the
+compositions and the estimates against K) is drawn from these tables by its figure rule
+(cvsuite.figures.ordered_folds.draw).
 """
 
 from cvsuite.data.gaussian_classes import GaussianClasses
@@ -19,9 +20,8 @@ def main(job: Job) -> StudyResult:
     summary = study.ordered_folds_summary(runs)
     # Every data set has the same labels, so the first one's shuffles show the composition.
     composition = study.composition_table(p["classes"], p["per_class"], p["folds"], p["first_seed"])
-    z = p["decision_standard_errors"]
-    verdict = study.ordered_folds_verdict(summary, design, p["folds"], decision_standard_errors=z)
-    return StudyResult(tables={"runs": runs, "summary": summary, "fold_composition": composition, "verdict": verdict})
+    at_k = study.schemes_at_k(summary, design, p["folds"])
+    return StudyResult(tables={"runs": runs, "summary": summary, "fold_composition": composition, "schemes_at_k": at_k})
 
 
 if __name__ == "__main__":

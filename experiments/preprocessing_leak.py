@@ -2,9 +2,9 @@
 
 "Estimating Out-of-Sample Error", Scaling inside the fold loop against scaling before it, and the
 warning's "A related failure with the same shape". Writes each data set's CV estimate, true error
-and optimism per pipeline, their Monte Carlo summaries per sample size, and the one-row verdict. Its
-figure (the estimates against the truth, the leak against the sample size) is drawn from the summary
-and the verdict by its figure rule (cvsuite.figures.preprocessing_leak.draw).
+and optimism per pipeline, their Monte Carlo summaries per sample size, and each step's leak at the
+main sample size. Its figure (the estimates against the truth, the leak against the sample size)
+is drawn from the summary and the leaks by its figure rule (cvsuite.figures.preprocessing_leak.draw).
 """
 
 from cvsuite.data.gaussian_regression import RegressionDesign
@@ -25,11 +25,10 @@ def main(job: Job) -> StudyResult:
         first_seed=p["first_seed"],
     )
     summary = study.leak_summary(runs, p["noise_sd"])
-    z = p["decision_standard_errors"]
-    verdict = study.preprocessing_leak_verdict(
-        summary, design, p["sample_size"], p["selected"], decision_standard_errors=z
-    ).assign(**study.noise_floor_check(runs, p["noise_sd"]))
-    return StudyResult(tables={"runs": runs, "summary": summary, "verdict": verdict})
+    leaks = study.leaks_at_sample_size(runs, summary, design, p["sample_size"], p["selected"]).assign(
+        **study.noise_floor(runs, p["noise_sd"])
+    )
+    return StudyResult(tables={"runs": runs, "summary": summary, "leaks": leaks})
 
 
 if __name__ == "__main__":

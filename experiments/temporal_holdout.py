@@ -3,14 +3,14 @@
 "Estimating Out-of-Sample Error", Random folds against a temporal holdout, on daily sales. Writes
 each simulated series' three error figures, their Monte Carlo summaries per AR coefficient and per
 exclusion radius and with each held-out day's future withheld, one example series with both
-procedures' predictions, and the one-row verdict. Its figure (the example, the errors against phi
-and the errors against the exclusion radius) is drawn from these tables by its figure rule
-(cvsuite.figures.temporal_holdout.draw).
+procedures' predictions, and the one-row contrast at the main AR coefficient. Its figure (the
+example, the errors against phi and the errors against the exclusion radius) is drawn from these
+tables by its figure rule (cvsuite.figures.temporal_holdout.draw).
 """
 
 from cvsuite.data.daily_sales import SalesProcess
 from cvsuite.studies import temporal_holdout as study
-from cvsuite.studies.temporal_holdout_verdict import temporal_holdout_verdict
+from cvsuite.studies.temporal_holdout_contrast import temporal_holdout_contrast
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -18,7 +18,7 @@ def main(job: Job) -> StudyResult:
     p = job.config["temporal_holdout"]
     process = SalesProcess(p["level"], p["trend_per_day"], p["weekday_effects"], p["innovation_sd"])
     design = study.HoldoutDesign(p["days"], p["horizon_days"], p["folds"], p["neighbours"], p["cut_fractions"])
-    # The main coefficient is simulated even when the sweep leaves it out: the verdict is read there.
+    # The main coefficient is simulated even when the sweep leaves it out: the contrast is read there.
     phis = [*p["ar_coefficients"], p["ar_coefficient"]]
     # Random folds are also run denied each held-out day's future, as far as the widest radius reaches.
     errors = study.simulate_errors(
@@ -37,16 +37,13 @@ def main(job: Job) -> StudyResult:
     splits = study.temporal_splits(
         days, study.cut_days_from_fractions(p["days"], p["cut_fractions"], p["horizon_days"]), p["horizon_days"]
     )
-    z = p["decision_standard_errors"]
-    verdict = temporal_holdout_verdict(
+    contrast = temporal_holdout_contrast(
         by_phi,
         by_radius,
         design,
         p["ar_coefficient"],
-        decision_standard_errors=z,
-        most_of_gap_percent=p["most_of_gap_percent"],
         future_withheld=future_withheld,
-        scores_only_later=study.scores_only_later_days(days, splits),
+        scored_days_before_a_fitted_day=study.scored_days_before_a_fitted_day(days, splits),
     )
     example = study.example_series(process, design, p["ar_coefficient"], p["first_seed"])
     return StudyResult(
@@ -56,7 +53,7 @@ def main(job: Job) -> StudyResult:
             "by_exclusion_radius": by_radius,
             "future_withheld": future_withheld,
             "example_series": example,
-            "verdict": verdict,
+            "contrast": contrast,
         }
     )
 

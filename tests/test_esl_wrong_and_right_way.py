@@ -10,13 +10,13 @@ from cvsuite.studies.esl_wrong_and_right_way import (
     screened_cross_validation,
     simulate_wrong_and_right_way,
 )
-from cvsuite.studies.esl_wrong_and_right_way_findings import (
-    claim_verdicts,
+from cvsuite.studies.esl_wrong_and_right_way_summaries import (
     correlation_draws,
     correlation_histogram,
     fold_sizes,
     printed_draw,
     published_statistics,
+    setting_summary,
 )
 
 RNG = np.random.default_rng(11)
@@ -161,6 +161,8 @@ def synthetic_runs(wrong, right, correlation):
     n = len(wrong)
     return pd.DataFrame(
         {
+            "dataset": np.arange(n),
+            "setting": np.zeros(n, dtype=int),
             "wrong_way_cv_error_percent": wrong,
             "right_way_cv_error_percent": right,
             "wrong_way_heldout_correlation": correlation,
@@ -169,13 +171,22 @@ def synthetic_runs(wrong, right, correlation):
     )
 
 
-def test_verdicts_turn_false_when_the_wrong_way_does_not_leak():
+def test_the_gap_between_the_ways_is_paired_by_dataset_and_the_wrong_way_is_scaled_by_chance():
+    """What the Pitfalls and 'respectable' records read (settings.csv): the right way minus the wrong way,
+    dataset by dataset, with its paired SE, and the wrong way's CV error over chance's 50%."""
     noise = np.random.default_rng(0).normal(0, 5, 40)
-    leaking = claim_verdicts(synthetic_runs(4 + noise / 5, 50 + noise, 0.3 + noise / 100), 3, 25).set_index("claim")
-    assert (leaking["verdict"] == "True").all()
-    honest = claim_verdicts(synthetic_runs(50 + noise, 50 + noise[::-1], noise / 100), 3, 25).set_index("claim")
-    assert honest.loc["noise_gives_respectable_score", "verdict"] == "False"
-    assert honest.loc["selection_before_cv_leaks", "verdict"] == "False"
+    runs = synthetic_runs(4 + noise / 5, 50 + noise, 0.3 + noise / 100)
+    row = setting_summary(runs, [Setting("signed", False, 5)], 40).set_index("datasets_used").loc["all"]
+    gap = runs["right_way_cv_error_percent"] - runs["wrong_way_cv_error_percent"]
+    assert row["right_minus_wrong_cv_error_points"] == pytest.approx(gap.mean())
+    assert row["right_minus_wrong_cv_error_points_se"] == pytest.approx(gap.std(ddof=1) / np.sqrt(40))
+    # Paired: the noise the two ways share leaves the gap's SE below the two SEs combined.
+    unpaired = np.hypot(row["wrong_way_cv_error_percent_se"], row["right_way_cv_error_percent_se"])
+    assert row["right_minus_wrong_cv_error_points_se"] < unpaired
+    assert row["wrong_way_cv_error_over_chance"] == pytest.approx(row["wrong_way_cv_error_percent"] / 50)
+    honest = synthetic_runs(50 + noise, 50 + noise[::-1], noise / 100)
+    row = setting_summary(honest, [Setting("signed", False, 5)], 40).set_index("datasets_used").loc["all"]
+    assert abs(row["right_minus_wrong_cv_error_points"]) < 2 * row["right_minus_wrong_cv_error_points_se"]
 
 
 def test_held_out_correlations_are_those_of_the_fold_for_the_predictors_screened_on_all_samples():

@@ -12,7 +12,7 @@ from cvsuite.studies.ordered_folds import (
     fold_class_composition,
     folds_for,
     ordered_folds_summary,
-    ordered_folds_verdict,
+    schemes_at_k,
     simulate_ordered_folds,
     whole_classes_held_out,
 )
@@ -21,7 +21,7 @@ LABELS = np.repeat(np.arange(4), 6)
 SMALL = GaussianClasses(n_classes=4, per_class=8, test_per_class=20, n_features=5, separation=1.5)
 
 
-VERDICT_DESIGN = GaussianClasses(n_classes=10, per_class=30, test_per_class=50, n_features=20, separation=0.7)
+DOCUMENT_DESIGN = GaussianClasses(n_classes=10, per_class=30, test_per_class=50, n_features=20, separation=0.7)
 
 
 def _cross_validate_by_hand(X, labels, X_test, labels_test, folds):
@@ -166,32 +166,27 @@ def _summary(unshuffled_cv, shuffled_bias, shuffled_whole):
     return pd.DataFrame(rows)
 
 
-def test_verdict_holds_for_a_collapse_that_shuffling_repairs():
-    verdict = ordered_folds_verdict(_summary(0.0, 0.1, 0.0), VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[0]
-    assert verdict["unshuffled_folds_hold_out_whole_classes"] and verdict["shuffled_folds_hold_out_no_whole_class"]
-    assert verdict["unshuffled_estimate_collapses"] and verdict["shuffled_folds_estimate_honestly"]
-    assert "collapses to 0.0%" in verdict["verdict"]
+def test_the_schemes_side_by_side_give_what_the_records_read_of_a_collapse_that_shuffling_repairs():
+    row = schemes_at_k(_summary(0.0, 0.1, 0.0), DOCUMENT_DESIGN, 10).iloc[0]
+    assert row["unshuffled_datasets_with_a_whole_class_held_out"] == 100
+    assert row["shuffled_datasets_with_a_whole_class_held_out"] == 0
+    # Below chance (10%) by 10 points, with no spread: every data set collapses the same way.
+    assert (row["unshuffled_cv_minus_chance_points"], row["unshuffled_cv_minus_chance_points_se"]) == (-10.0, 0.4)
+    assert row["collapse_points"] == 86.0
+    # Shuffled: 0.1 points from its fold models, against its own standard error of 2 points.
+    assert row["shuffled_abs_cv_minus_fold_models_in_cv_std_errors"] == pytest.approx(0.05)
+    assert row["shuffled_abs_cv_minus_fold_models_in_cv_std_errors_se"] == pytest.approx(0.1)
 
 
-def test_verdict_fails_when_there_is_no_collapse_or_shuffling_is_biased():
-    verdict = ordered_folds_verdict(_summary(80.0, -3.0, 0.02), VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[
-        0
-    ]
-    assert not verdict["unshuffled_estimate_collapses"]
-    assert not verdict["shuffled_folds_estimate_honestly"]
-    assert not verdict["shuffled_folds_hold_out_no_whole_class"]
+def test_the_schemes_side_by_side_show_no_collapse_and_a_biased_shuffle_as_such():
+    row = schemes_at_k(_summary(80.0, -3.0, 0.02), DOCUMENT_DESIGN, 10).iloc[0]
+    assert row["unshuffled_cv_minus_chance_points"] == 70.0
+    # |-3| points against a standard error of 2: 1.5 of it, on either side of the fold models.
+    assert row["shuffled_abs_cv_minus_fold_models_in_cv_std_errors"] == pytest.approx(1.5)
+    assert row["shuffled_datasets_with_a_whole_class_held_out"] == 1
+    assert not any(isinstance(v, bool) for v in row.to_dict().values())
 
 
-def test_verdict_needs_its_number_of_folds_among_the_simulated_ones():
+def test_the_schemes_side_by_side_need_their_number_of_folds_among_the_simulated_ones():
     with pytest.raises(ValueError, match="K = 5 is not among"):
-        ordered_folds_verdict(_summary(0.0, 0.1, 0.0), VERDICT_DESIGN, 5, decision_standard_errors=2.0)
-
-
-def test_random_assignment_keeps_it_honest_only_where_the_unshuffled_folds_collapse():
-    def verdict(unshuffled_cv, shuffled_bias):
-        summary = _summary(unshuffled_cv, shuffled_bias, 0.0)
-        return ordered_folds_verdict(summary, VERDICT_DESIGN, 10, decision_standard_errors=2.0).iloc[0]
-
-    assert verdict(0.0, 0.1)["random_assignment_keeps_it_honest"]
-    assert not verdict(80.0, 0.1)["random_assignment_keeps_it_honest"]  # nothing to repair
-    assert not verdict(0.0, -3.0)["random_assignment_keeps_it_honest"]  # shuffled folds biased: |-3| + 0.4 > 2
+        schemes_at_k(_summary(0.0, 0.1, 0.0), DOCUMENT_DESIGN, 5)

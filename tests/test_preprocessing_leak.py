@@ -8,8 +8,8 @@ from cvsuite.studies.preprocessing_leak import (
     correlation_sums,
     fit_ridge_on_selected,
     leak_summary,
+    leaks_at_sample_size,
     pipeline_cv,
-    preprocessing_leak_verdict,
     select_by_correlation,
     select_from_sums,
     simulate_leaks,
@@ -20,7 +20,7 @@ def pure_noise(n_predictors):
     return RegressionDesign(n_predictors=n_predictors, signal_predictors=0, signal_coefficient=0.0, noise_sd=1.0)
 
 
-def verdict_arguments(sample_size, *, pure_noise):
+def leak_arguments(sample_size, *, pure_noise):
     signal = (0, 0.0) if pure_noise else (3, 0.3)
     return RegressionDesign(1000, *signal, 1.0), sample_size, 10
 
@@ -172,39 +172,62 @@ def _summary(scaling_leak, selection_leak, selection_cv, honest_optimism):
     return pd.DataFrame(rows)
 
 
-def test_verdict_calls_a_leak_below_the_reported_standard_error_small_and_above_it_large():
-    verdict = preprocessing_leak_verdict(
-        _summary(0.05, 0.9, 0.5, 0.0), *verdict_arguments(50, pure_noise=True), decision_standard_errors=2.0
+def _runs(scaling_leak, selection_cv):
+    """Four data sets at n = 50 whose CV estimates differ by the given leaks, with noise of their own."""
+    noise = np.array([0.02, -0.01, 0.03, -0.04])
+    rows = []
+    for dataset, e in enumerate(noise):
+        for name, cv in (
+            ("honest", 1.4 + e),
+            ("scaling_before", 1.4 - scaling_leak + e),
+            ("selection_before", selection_cv + e / 2),
+        ):
+            rows.append({"sample_size": 50, "dataset": dataset, "pipeline": name, "cv_mse": cv})
+    return pd.DataFrame(rows)
+
+
+def test_the_leaks_are_measured_against_the_standard_error_the_honest_cv_reports():
+    row = leaks_at_sample_size(
+        _runs(0.05, 0.5), _summary(0.05, 0.9, 0.5, 0.01), *leak_arguments(50, pure_noise=True)
     ).iloc[0]
-    assert verdict["leak_small_for_scaling"] and verdict["leak_large_for_selection"]
-    assert verdict["selection_leak_most_damaging"] and verdict["selection_before_scores_pure_noise_respectably"]
-    assert verdict["inside_the_loop_is_honest"]
-    assert "pure-noise" in verdict["verdict"] and ": small)" in verdict["verdict"]
+    # The honest CV reports a standard error of 0.2: the leaks are a quarter of it and 4.5 times it.
+    assert row["scaling_leak_in_reported_se"] == pytest.approx(0.25)
+    assert row["scaling_leak_in_reported_se_se"] == pytest.approx(0.05)
+    assert row["selection_leak_in_reported_se"] == pytest.approx(4.5)
+    assert row["honest_optimism_in_reported_se"] == pytest.approx(0.05)
+    assert row["honest_optimism_in_reported_se_se"] == pytest.approx(0.1)
+    assert row["selection_cv_minus_noise_variance"] == pytest.approx(-0.5)
+    assert row["selection_cv_mse_over_noise_variance"] == pytest.approx(0.5)
+    # Paired by data set: the scaling-before CV minus the selection-before CV, the noise half shared.
+    runs = _runs(0.05, 0.5).set_index(["pipeline", "dataset"])["cv_mse"]
+    difference = runs["scaling_before"] - runs["selection_before"]
+    assert row["selection_minus_scaling_leak"] == pytest.approx(difference.mean())
+    assert row["selection_minus_scaling_leak_se"] == pytest.approx(difference.std(ddof=1) / 2)
+    assert [c for c, v in row.items() if isinstance(v, (bool, np.bool_)) and c != "pure_noise"] == []
 
 
-def test_verdict_fails_each_claim_when_the_numbers_go_the_other_way():
-    verdict = preprocessing_leak_verdict(
-        _summary(0.19, 0.21, 1.2, 0.1), *verdict_arguments(50, pure_noise=False), decision_standard_errors=2.0
+def test_the_leaks_follow_the_numbers_when_they_go_the_other_way():
+    row = leaks_at_sample_size(
+        _runs(0.19, 1.25), _summary(0.19, 0.15, 1.25, 0.1), *leak_arguments(50, pure_noise=False)
     ).iloc[0]
-    assert not verdict["leak_small_for_scaling"]
-    assert not verdict["leak_large_for_selection"]
-    assert not verdict["selection_leak_most_damaging"]
-    assert not verdict["selection_before_scores_pure_noise_respectably"]
-    assert not verdict["inside_the_loop_is_honest"]
-    assert "pure-noise" not in verdict["verdict"]
+    assert not row["pure_noise"]
+    assert row["scaling_leak_in_reported_se"] > row["selection_leak_in_reported_se"]
+    assert row["selection_cv_minus_noise_variance"] == pytest.approx(0.25)
+    assert row["selection_minus_scaling_leak"] == pytest.approx(-0.04)
+    assert row["honest_optimism_in_reported_se"] == pytest.approx(0.5)
 
 
-def test_verdict_needs_its_sample_size_among_the_simulated_ones():
+def test_the_leaks_need_their_sample_size_among_the_simulated_ones():
     with pytest.raises(ValueError, match="sample size 60 is not among"):
-        preprocessing_leak_verdict(
-            _summary(0.05, 0.9, 0.5, 0.0), *verdict_arguments(60, pure_noise=True), decision_standard_errors=2.0
-        )
+        leaks_at_sample_size(_runs(0.05, 0.5), _summary(0.05, 0.9, 0.5, 0.0), *leak_arguments(60, pure_noise=True))
 
 
-def test_the_noise_floor_bounds_every_true_error_or_says_which_fell_below():
-    from cvsuite.studies.preprocessing_leak import noise_floor_check
+def test_the_noise_floor_is_the_smallest_true_error_and_its_distance_above_the_noise_variance():
+    from cvsuite.studies.preprocessing_leak import noise_floor
 
     runs = pd.DataFrame({"fold_models_true_mse": [1.3, 1.02, 2.0], "full_fit_true_mse": [1.1, 1.01, 1.5]})
-    assert noise_floor_check(runs, 1.0) == {"smallest_true_mse": 1.01, "noise_variance_bounds_every_true_error": True}
+    floor = noise_floor(runs, 1.0)
+    assert floor["smallest_true_mse"] == 1.01
+    assert floor["smallest_true_mse_minus_noise_variance"] == pytest.approx(0.01)
     below = runs.assign(full_fit_true_mse=[1.1, 0.99, 1.5])
-    assert not noise_floor_check(below, 1.0)["noise_variance_bounds_every_true_error"]
+    assert noise_floor(below, 1.0)["smallest_true_mse_minus_noise_variance"] == pytest.approx(-0.01)

@@ -12,24 +12,22 @@ from cvsuite.studies.temporal_holdout import (
     errors_with_future_withheld,
     example_series,
     random_fold_mse,
-    scores_only_later_days,
+    scored_days_before_a_fitted_day,
     simulate_errors,
     temporal_holdout_mse,
     temporal_splits,
 )
-from cvsuite.studies.temporal_holdout_verdict import temporal_holdout_verdict
+from cvsuite.studies.temporal_holdout_contrast import temporal_holdout_contrast
 
 WEEKDAYS = (-6.0, -4.0, -3.0, -1.0, 2.0, 9.0, 3.0)
 PROCESS = SalesProcess(level=100.0, trend_per_day=0.05, weekday_effects=WEEKDAYS, innovation_sd=4.0)
 SMALL = HoldoutDesign(n_days=84, horizon_days=14, n_folds=4, neighbours=7, cut_fractions=(0.5, 0.75))
-# The verdict reads K and the horizon it reports from the design.
-VERDICT_DESIGN = HoldoutDesign(n_days=730, horizon_days=28, n_folds=10, neighbours=7, cut_fractions=(0.5,))
+# The contrast reads K and the horizon it reports from the design.
+CONTRAST_DESIGN = HoldoutDesign(n_days=730, horizon_days=28, n_folds=10, neighbours=7, cut_fractions=(0.5,))
 FUTURE_WITHHELD = pd.DataFrame(
     [{"ar_coefficient": 0.8, "future_withheld_days": 14, "gap_closed_percent": 36.0, "gap_closed_percent_se": 1.5}]
 )
-VERDICT = dict(
-    decision_standard_errors=2.0, most_of_gap_percent=50.0, future_withheld=FUTURE_WITHHELD, scores_only_later=True
-)
+CONTRAST = dict(future_withheld=FUTURE_WITHHELD, scored_days_before_a_fitted_day=0)
 
 
 def _series_by_hand(seed, phi, design=SMALL, process=PROCESS):
@@ -192,33 +190,30 @@ def _summaries(gap_main, gap_independent, closed_widest):
     return by_phi, by_radius
 
 
-def test_verdict_holds_when_the_gap_is_large_vanishes_without_persistence_and_closes():
-    verdict = temporal_holdout_verdict(*_summaries(40.0, 0.3, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0]
-    assert verdict["random_folds_look_better"]
-    assert verdict["they_estimate_different_quantities"]
-    assert verdict["random_folds_learn_from_neighbouring_days"]
-    assert verdict["verdict"].startswith("Random folds look better")
+def test_the_contrast_gives_the_gaps_and_shares_the_records_read():
+    row = temporal_holdout_contrast(*_summaries(40.0, 0.3, 90.0), CONTRAST_DESIGN, 0.8, **CONTRAST).iloc[0]
+    assert (row["gap_mse"], row["gap_independent_noise_mse"]) == (40.0, 0.3)
+    assert (row["first_exclusion_radius_days"], row["gap_closed_first_radius_percent"]) == (1, 10.0)
+    assert (row["widest_exclusion_radius_days"], row["gap_closed_widest_radius_share"]) == (14, 0.9)
+    # Random folds report 20 against the 35 no forecast of the next days can beat; the floor is exact.
+    assert row["random_folds_minus_forecast_floor_mse"] == -15.0
+    assert row["random_folds_minus_forecast_floor_mse_se"] == 0.1
+    assert row["random_over_next_period"] == pytest.approx(1 / 3)
+    assert (row["gap_closed_future_withheld_percent"], row["temporal_scored_days_before_a_fitted_day"]) == (36.0, 0)
+    assert not any(isinstance(v, (bool, np.bool_)) for v in row.to_dict().values())
 
 
-def test_verdict_fails_when_independent_noise_also_shows_a_gap_or_the_radius_closes_little():
-    assert not temporal_holdout_verdict(*_summaries(40.0, 5.0, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0][
-        "random_folds_learn_from_neighbouring_days"
-    ]
-    assert not temporal_holdout_verdict(*_summaries(40.0, 0.3, 45.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0][
-        "random_folds_learn_from_neighbouring_days"
-    ]
+def test_the_contrast_follows_the_numbers_when_there_is_no_gap_to_explain():
+    settings = {**CONTRAST, "scored_days_before_a_fitted_day": 3}
+    row = temporal_holdout_contrast(*_summaries(0.5, 5.0, 45.0), CONTRAST_DESIGN, 0.8, **settings).iloc[0]
+    assert (row["gap_mse"], row["gap_independent_noise_mse"], row["gap_closed_widest_radius_share"]) == (0.5, 5.0, 0.45)
+    assert row["temporal_scored_days_before_a_fitted_day"] == 3
 
 
-def test_verdict_says_random_folds_do_not_look_better_without_a_gap():
-    verdict = temporal_holdout_verdict(*_summaries(0.5, 0.3, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0]
-    assert not verdict["random_folds_look_better"]
-    assert "do not look better" in verdict["verdict"]
-
-
-def test_verdict_needs_independent_noise_among_the_coefficients():
+def test_the_contrast_needs_independent_noise_among_the_coefficients():
     by_phi, by_radius = _summaries(40.0, 0.3, 90.0)
     with pytest.raises(ValueError, match="independent noise"):
-        temporal_holdout_verdict(by_phi[by_phi["ar_coefficient"] > 0], by_radius, VERDICT_DESIGN, 0.8, **VERDICT)
+        temporal_holdout_contrast(by_phi[by_phi["ar_coefficient"] > 0], by_radius, CONTRAST_DESIGN, 0.8, **CONTRAST)
 
 
 def test_random_folds_denied_the_future_score_as_a_refit_without_the_following_days():
@@ -251,20 +246,19 @@ def test_share_of_the_gap_closed_by_withholding_the_future_is_a_ratio_of_means()
 def test_the_temporal_splits_score_only_later_days_and_a_random_split_does_not():
     days = np.arange(100)
     splits = temporal_splits(days, [40, 70], 14)
-    assert scores_only_later_days(days, splits)
+    assert scored_days_before_a_fitted_day(days, splits) == 0
     assert [int(test.sum()) for _, test in splits] == [14, 14]
     shuffled = np.zeros(100, dtype=bool)
     shuffled[[5, 50, 90]] = True
-    assert not scores_only_later_days(days, [(~shuffled, shuffled)])
+    assert scored_days_before_a_fitted_day(days, [(~shuffled, shuffled)]) == 3
 
 
-def test_verdict_reads_the_drop_as_knowing_the_future_only_when_withholding_it_closes_the_gap():
-    verdict = temporal_holdout_verdict(*_summaries(40.0, 0.3, 90.0), VERDICT_DESIGN, 0.8, **VERDICT).iloc[0]
-    assert not verdict["gap_is_knowing_the_future"]
-    assert verdict["gap_closed_future_withheld_percent"] == 36.0
-    assert verdict["time_order_keeps_the_estimate_honest"]
+def test_the_contrast_carries_the_share_of_the_gap_closed_by_withholding_only_the_future():
     closing = FUTURE_WITHHELD.assign(gap_closed_percent=98.0)
-    settings = {**VERDICT, "future_withheld": closing, "scores_only_later": False}
-    verdict = temporal_holdout_verdict(*_summaries(40.0, 0.3, 90.0), VERDICT_DESIGN, 0.8, **settings).iloc[0]
-    assert verdict["gap_is_knowing_the_future"]
-    assert not verdict["time_order_keeps_the_estimate_honest"]
+    settings = {**CONTRAST, "future_withheld": closing}
+    row = temporal_holdout_contrast(*_summaries(40.0, 0.3, 90.0), CONTRAST_DESIGN, 0.8, **settings).iloc[0]
+    assert (row["future_withheld_days"], row["gap_closed_future_withheld_percent"]) == (14, 98.0)
+    with pytest.raises(ValueError, match="future-withheld"):
+        temporal_holdout_contrast(
+            *_summaries(40.0, 0.3, 90.0), CONTRAST_DESIGN, 0.8, **{**CONTRAST, "future_withheld": closing.iloc[:0]}
+        )

@@ -12,7 +12,7 @@ from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.figures.marks import replicate_columns
 from cvsuite.published.published_values import published_value
 from cvsuite.studies.esl_label_free_split import PROCEDURES, PUBLISHED_CV_ERROR, PUBLISHED_REFIT_ERRORS
-from cvsuite.studies.esl_wrong_and_right_way_findings import book_reading_runs
+from cvsuite.studies.esl_wrong_and_right_way_summaries import book_reading_runs
 
 LABELS = {
     "full_data_stump": "predictor\nand split\nfrom all 20",

@@ -12,7 +12,7 @@ from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.figures.marks import replicate_columns
 from cvsuite.published.published_values import published_value
 from cvsuite.studies.esl_wrong_and_right_way import Setting, open_choice_settings
-from cvsuite.studies.esl_wrong_and_right_way_findings import PUBLISHED, book_reading_runs
+from cvsuite.studies.esl_wrong_and_right_way_summaries import PUBLISHED, book_reading_runs
 
 
 def setting_label(setting: Setting, default: Setting, samples: int) -> str:

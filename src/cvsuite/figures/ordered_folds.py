@@ -57,19 +57,19 @@ def _composition(subfig, composition: pd.DataFrame, per_class: int) -> None:
     bar.set_ticks([0, 1, 3, 10, 20, per_class])
 
 
-def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFrame, verdict: pd.Series) -> Figure:
+def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFrame, at_k_row: pd.Series) -> Figure:
     """Fold-by-class counts under three schemes; CV accuracy against K; the collapse and its cause.
 
-    ``verdict`` is the verdict table's row (its K, classes and class size).
+    ``at_k_row`` is the row of the schemes side by side at the document's K (its K, classes and class size).
     """
-    n_folds, n_classes, per_class = verdict["folds"], verdict["classes"], verdict["per_class"]
+    n_folds, n_classes, per_class = at_k_row["folds"], at_k_row["classes"], at_k_row["per_class"]
     fig = style.figure(figsize=(10.5, 11))
     top, bottom = fig.subfigures(2, 1, height_ratios=[1, 1.2])
     _composition(top, composition, per_class)
     k_ax, zoom_ax, bar_ax = bottom.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1, 1.1]})
     truth = summary.groupby("folds")["true_accuracy_percent"].first()
     unshuffled = summary[summary["scheme"] == "unshuffled"]
-    collapsed = unshuffled.loc[unshuffled["cv_accuracy_percent"] < verdict["chance_accuracy_percent"], "folds"]
+    collapsed = unshuffled.loc[unshuffled["cv_accuracy_percent"] < at_k_row["chance_accuracy_percent"], "folds"]
     keeping = [s for s in SCHEMES if s != "unshuffled"]
     for ax, schemes in ((k_ax, SCHEMES), (zoom_ax, keeping)):
         for scheme in schemes:
@@ -89,7 +89,7 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
         style.log_axis(ax, "x", truth.index)
         style.integer_axis(ax, "x")
         ax.set(xlabel="number of folds K (log scale)", ylabel="accuracy (%)")
-    style.reference_line(k_ax, verdict["chance_accuracy_percent"], "chance (1 / classes)")
+    style.reference_line(k_ax, at_k_row["chance_accuracy_percent"], "chance (1 / classes)")
     # A fold is at least one class long while n / K >= per_class, that is K <= classes.
     whole = f"K = {n_classes}: a fold is one whole class"
     style.reference_line(k_ax, n_classes, whole, vertical=True, linestyle="-", linewidth=0.8)
@@ -98,7 +98,7 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
         span = _span(scores.round().astype(int).to_numpy()) + "%"
         k_ax.set_title(
             f"All four schemes: unshuffled KFold\nscores {span} for K ≤ {collapsed.max()},\n"
-            f"below chance ({verdict['chance_accuracy_percent']:.0f}%)"
+            f"below chance ({at_k_row['chance_accuracy_percent']:.0f}%)"
         )
     else:
         k_ax.set_title("All four schemes: unshuffled KFold\nnever scores below chance here")
@@ -142,7 +142,7 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
         ylabel="accuracy (%)",
         ylim=(0, 100),
         title=f"K = {n_folds}: unshuffled fold models\nreach "
-        f"{verdict['unshuffled_fold_models_true_accuracy_percent']:.0f}%, yet are scored\n"
+        f"{at_k_row['unshuffled_fold_models_true_accuracy_percent']:.0f}%, yet are scored\n"
         "only on classes they never saw",
     )
     legend = style.figure_legend(fig, axes=[k_ax, bar_ax])
@@ -152,12 +152,11 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
             handle.set_facecolor("0.55" if text.get_text() == reported.get_label() else "white")
             handle.set_edgecolor("0.3")
 
-    collapse = "collapses" if verdict["unshuffled_estimate_collapses"] else "does not collapse"
     fig.suptitle(
         f"Stored class by class, {n_folds} unshuffled folds hold out "
-        f"{verdict['unshuffled_whole_classes_held_out']:.0f} whole classes\nand the CV accuracy {collapse} to "
-        f"{verdict['unshuffled_cv_accuracy_percent']:.0f}% (truth {verdict['true_accuracy_percent']:.0f}%; "
-        f"{int(verdict['datasets'])} data sets)"
+        f"{at_k_row['unshuffled_whole_classes_held_out']:.0f} whole classes\nand the CV accuracy reads "
+        f"{at_k_row['unshuffled_cv_accuracy_percent']:.0f}% (truth {at_k_row['true_accuracy_percent']:.0f}%, "
+        f"chance {at_k_row['chance_accuracy_percent']:.0f}%; {int(at_k_row['datasets'])} data sets)"
     )
     return fig
 
@@ -170,5 +169,7 @@ def _span(counts) -> str:
 def draw(inputs: FigureInputs) -> dict[str, Figure]:
     """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
     tables = inputs.tables
-    figure = fold_composition_and_collapse(tables["fold_composition"], tables["summary"], tables["verdict"].iloc[0])
+    figure = fold_composition_and_collapse(
+        tables["fold_composition"], tables["summary"], tables["schemes_at_k"].iloc[0]
+    )
     return {"fold_composition_and_collapse": figure}

@@ -19,12 +19,12 @@ COLOURS = {"honest": "black", "scaling_before": style.TRAIN, "selection_before":
 LOG_TICKS = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5)
 
 
-def leak_by_step(summary: pd.DataFrame, verdict: pd.Series) -> Figure:
-    """Each pipeline's CV estimate beside the true error at the verdict's n; the leaks against n.
+def leak_by_step(summary: pd.DataFrame, leaks: pd.Series) -> Figure:
+    """Each pipeline's CV estimate beside the true error at the main n; the leaks against n.
 
-    ``verdict`` is the verdict table's row (its sample size, predictors and noise variance).
+    ``leaks`` is the row of the leaks at the main sample size (its n, predictors and noise variance).
     """
-    sample_size, noise_variance = verdict["sample_size"], verdict["noise_variance"]
+    sample_size, noise_variance = leaks["sample_size"], leaks["noise_variance"]
     fig, (est_ax, leak_ax) = style.subplots(1, 2, figsize=(10.5, 5.8))
 
     at_n = summary[summary["sample_size"] == sample_size].set_index("pipeline")
@@ -46,8 +46,8 @@ def leak_by_step(summary: pd.DataFrame, verdict: pd.Series) -> Figure:
     est_ax.set(
         xlabel="pipeline (colour)",
         ylabel="mean squared error (response units²)",
-        title=f"n = {sample_size}, {verdict['predictors']} predictors: selection before\nthe loop "
-        f"reports {verdict['selection_cv_mse']:.2f}, truth {at_n.loc['selection_before', 'fold_models_true_mse']:.2f}",
+        title=f"n = {sample_size}, {leaks['predictors']} predictors: selection before\nthe loop "
+        f"reports {leaks['selection_cv_mse']:.2f}, truth {at_n.loc['selection_before', 'fold_models_true_mse']:.2f}",
     )
 
     for name in ("scaling_before", "selection_before"):
@@ -62,28 +62,27 @@ def leak_by_step(summary: pd.DataFrame, verdict: pd.Series) -> Figure:
     leak_ax.plot(
         honest["sample_size"], honest["cv_std_error"], "^--", color=style.STD_ERROR, mfc="white", label=reported
     )
-    leaks = summary.loc[summary["pipeline"] != "honest", "leak"]
-    if (leaks > 0).all():
+    leak_values = summary.loc[summary["pipeline"] != "honest", "leak"]
+    if (leak_values > 0).all():
         style.log_axis(leak_ax, "y", LOG_TICKS)
     leak_ax.set(
         xlabel="observations n (log scale)",
         ylabel="leak: honest CV minus leaky CV\n(response units², log scale)",
-        title=f"At n = {sample_size}: scaling's leak is {verdict['scaling_leak_in_reported_se']:.2f}, "
-        f"selection's {verdict['selection_leak_in_reported_se']:.1f}\nof the CV's own standard error",
+        title=f"At n = {sample_size}: scaling's leak is {leaks['scaling_leak_in_reported_se']:.2f}, "
+        f"selection's {leaks['selection_leak_in_reported_se']:.1f}\nof the CV's own standard error",
     )
     style.log_axis(leak_ax, "x", honest["sample_size"])
     style.integer_axis(leak_ax, "x")
     style.figure_legend(fig)
 
-    scaling = "small" if verdict["leak_small_for_scaling"] else "not small"
-    selection = "large" if verdict["leak_large_for_selection"] else "not large"
     fig.suptitle(
-        f"Fitting a step on all the data before cross-validating: the leak is {scaling} for centring and scaling,\n"
-        f"{selection} for selecting predictors ({int(verdict['datasets'])} data sets per n)"
+        "Fitting a step on all the data before cross-validating: what centring and scaling, and selecting\n"
+        "predictors, take off the CV error, beside the standard error it reports "
+        f"({int(leaks['datasets'])} data sets per n)"
     )
     return fig
 
 
 def draw(inputs: FigureInputs) -> dict[str, Figure]:
     """The study's figure, from its saved tables (its figure rule, ``cvsuite.workflow.figure_job``)."""
-    return {"leak_by_step": leak_by_step(inputs.tables["summary"], inputs.tables["verdict"].iloc[0])}
+    return {"leak_by_step": leak_by_step(inputs.tables["summary"], inputs.tables["leaks"].iloc[0])}

@@ -24,7 +24,7 @@ from cvsuite.data.null_predictors import NullDesign, balanced_labels
 from cvsuite.methods.folds import fold_of, permutation_folds
 from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
 from cvsuite.methods.stumps import restricted_orders, sorted_orders, split_errors, stump_from_orders
-from cvsuite.studies.esl_wrong_and_right_way_findings import printed_draw, verdict_table
+from cvsuite.studies.esl_wrong_and_right_way_summaries import printed_draw
 
 PROCEDURES = ("full_data_stump", "full_data_predictor", "cross_validated_stump")
 
@@ -232,44 +232,6 @@ def setting_summary(per_dataset: pd.DataFrame, stratified: list[bool], design_da
                 row[f"{procedure}_cv_error_percent_se"] = summary.loc[procedure, "cv_error_percent_se"]
             rows.append(row)
     return pd.DataFrame(rows)
-
-
-def claim_verdicts(per_dataset: pd.DataFrame, standard_errors: float) -> pd.DataFrame:
-    """ "Cross-Validation"'s 'because the predictor was re-chosen within each fold' as True/False.
-
-    - choice_on_all_data_is_optimistic: with the predictor chosen on all samples (split re-estimated
-      in each fold or not) the CV error lies more than k SE below 50%;
-    - rechoosing_within_folds_not_optimistic: cross-validated right, it is not more than k SE below 50%;
-    - rechoosing_within_mc_error_of_truth: cross-validated right, it is within k SE of 50%.
-    """
-    summary = summarise_procedures(per_dataset).set_index("procedure")
-    k = standard_errors
-    z = {p: (summary.loc[p, "cv_error_percent"] - 50.0) / summary.loc[p, "cv_error_percent_se"] for p in PROCEDURES}
-    cv = summary.loc["cross_validated_stump", "cv_error_percent"]
-    rows = [
-        (
-            "choice_on_all_data_is_optimistic",
-            z["full_data_stump"] < -k and z["full_data_predictor"] < -k,
-            f"full-data stump and full-data predictor: CV error more than {k:g} SE below 50%; value: the latter",
-            summary.loc["full_data_predictor", "cv_error_percent"],
-            z["full_data_predictor"],
-        ),
-        (
-            "rechoosing_within_folds_not_optimistic",
-            z["cross_validated_stump"] >= -k,
-            f"cross-validated stump: CV error not more than {k:g} SE below 50%",
-            cv,
-            z["cross_validated_stump"],
-        ),
-        (
-            "rechoosing_within_mc_error_of_truth",
-            abs(z["cross_validated_stump"]) <= k,
-            f"cross-validated stump: CV error within {k:g} SE of 50%",
-            cv,
-            z["cross_validated_stump"],
-        ),
-    ]
-    return verdict_table(rows, len(per_dataset))
 
 
 def setup_table(design: NullDesign, n_folds: int, datasets: int) -> pd.DataFrame:

@@ -11,8 +11,8 @@ cross-validating') and "Estimating Out-of-Sample Error" ('Variable selection on 
 ...').
 
 The screening and the classifier are ``cvsuite.methods.correlation_screening``; the datasets are
-``cvsuite.data.null_predictors``; what the runs find (summaries, the book's statistics, verdicts) is
-read from them in ``esl_wrong_and_right_way_findings``.
+``cvsuite.data.null_predictors``; what the runs find (summaries, the book's statistics, the gap
+between the two ways) is read from them in ``esl_wrong_and_right_way_summaries``.
 """
 
 from __future__ import annotations

@@ -25,7 +25,6 @@ from cvsuite.methods.majority_class import (
     hits_from_counts,
 )
 from cvsuite.methods.monte_carlo import standard_error
-from cvsuite.studies.document_claims import claims_table
 
 
 def run_summary(sizes: np.ndarray, hits: np.ndarray) -> dict:
@@ -216,7 +215,9 @@ def protocol_estimates(runs: pd.DataFrame, class_counts) -> pd.DataFrame:
 
 
 def class_count_summary(labels: np.ndarray, class_names) -> pd.DataFrame:
-    """The size of the data set and of its classes ("50 instances in each of three classes")."""
+    """The size of the data set and of its classes ("50 instances in each of three classes"), and the
+    leave-one-out folds in which deleting the held-out instance does not leave its class strictly the
+    least frequent in training (``loo_folds_not_leaving_minority``)."""
     counts = np.bincount(labels, minlength=len(class_names))
     return pd.DataFrame(
         [
@@ -226,31 +227,20 @@ def class_count_summary(labels: np.ndarray, class_names) -> pd.DataFrame:
                 "min_class_count": int(counts.min()),
                 "max_class_count": int(counts.max()),
                 **{f"count_{name}": int(c) for name, c in zip(class_names, counts)},
+                "loo_folds_not_leaving_minority": folds_not_leaving_minority(labels),
             }
         ]
     )
 
 
-def deletion_claims(labels: np.ndarray) -> pd.DataFrame:
-    """ "since deleting an instance always makes its class the minority", checked fold by fold.
-
-    In each leave-one-out fold, the held-out instance's class has strictly fewer training
-    instances than every other class. ``value``: the folds where it does, of len(labels).
-    """
+def folds_not_leaving_minority(labels: np.ndarray) -> int:
+    """ "since deleting an instance always makes its class the minority", counted fold by fold: the
+    leave-one-out folds in which the held-out instance's class does not have strictly fewer training
+    instances than every other class (0 when deletion always makes it the minority)."""
     classes, counts = np.unique(labels, return_counts=True)
-    minority = 0
+    not_minority = 0
     for held_out in labels:
         training = counts - (classes == held_out)
         others = training[classes != held_out]
-        minority += int(others.size > 0 and training[classes == held_out][0] < others.min())
-    return claims_table(
-        [
-            (
-                "deletion_makes_held_out_class_minority",
-                minority == len(labels),
-                float(minority),
-                "in every leave-one-out fold the held-out instance's class is strictly the least frequent in "
-                "training; value: the folds where it is",
-            )
-        ]
-    )
+        not_minority += int(not (others.size > 0 and training[classes == held_out][0] < others.min()))
+    return not_minority

@@ -167,29 +167,18 @@ def composition_table(n_classes: int, per_class: int, n_folds: int, random_state
     return pd.DataFrame(rows)
 
 
-def ordered_folds_verdict(
-    summary: pd.DataFrame, design: GaussianClasses, n_folds: int, *, decision_standard_errors: float
-) -> pd.DataFrame:
-    """The one-row verdict at K = ``n_folds``: the claims in words as booleans, effects with MC SEs.
+def schemes_at_k(summary: pd.DataFrame, design: GaussianClasses, n_folds: int) -> pd.DataFrame:
+    """The four schemes side by side at K = ``n_folds``, one row: what each reports, how far that is
+    from the models it scored, and what it holds out, with Monte Carlo SEs. Statistics only.
 
-    ``design`` gives the number of classes and their size.
-
-    - unshuffled_folds_hold_out_whole_classes: unshuffled KFold holds out every member of some
-      class in some fold, in at least one simulated data set ("With images stored class by class,
-      unshuffled folds can hold out whole classes").
-    - shuffled_folds_hold_out_no_whole_class: shuffled and stratified folds never do.
-    - unshuffled_estimate_collapses: the unshuffled CV accuracy lies below chance (1/n_classes)
-      and the true accuracy above it, each beyond ``decision_standard_errors`` MC SEs.
-    - shuffled_folds_estimate_honestly: for shuffled and stratified folds, CV accuracy minus the
-      true accuracy of the models they scored stays, bounds included, within the standard error
-      the CV reports itself (step 5 of "Estimating Out-of-Sample Error": the s.d. of the fold
-      accuracies over sqrt(K), averaged over data sets).
-    - random_assignment_keeps_it_honest: folds assigned at random (the shuffled scheme) estimate
-      honestly, as above, where the same folds unshuffled collapse ("Estimating Out-of-Sample
-      Error", procedure step 3: "Partition the observations into k folds of roughly equal size,
-      assigned at random").
+    ``design`` gives the number of classes and their size. Per scheme: the CV accuracy, the whole
+    classes held out per data set and the data sets in which some fold holds out a whole class, CV
+    minus the fold models' true accuracy and the CV's own fold standard error. Besides:
+    ``unshuffled_cv_minus_chance_points`` (the unshuffled CV accuracy minus chance, 1/n_classes) and
+    ``collapse_points`` (the truth minus the unshuffled CV accuracy), and, for the schemes that
+    shuffle or stratify (whose fold standard error is positive), the distance of the CV from its fold
+    models in units of that standard error, ``<scheme>_abs_cv_minus_fold_models_in_cv_std_errors``.
     """
-    z = decision_standard_errors
     at_k = summary[summary["folds"] == n_folds].set_index("scheme")
     if at_k.empty:
         raise ValueError(f"K = {n_folds} is not among the simulated numbers of folds")
@@ -221,57 +210,18 @@ def ordered_folds_verdict(
         -unshuffled["cv_minus_truth_points"],
         unshuffled["cv_minus_truth_points_se"],
     )
-
-    row["unshuffled_folds_hold_out_whole_classes"] = bool(unshuffled["datasets_with_a_whole_class_held_out"] > 0)
-    row["shuffled_folds_hold_out_no_whole_class"] = bool(
-        all(at_k.loc[s, "datasets_with_a_whole_class_held_out"] == 0 for s in ("shuffled", "stratified"))
-    )
-    row["unshuffled_estimate_collapses"] = bool(
-        unshuffled["cv_accuracy_percent"] + z * unshuffled["cv_accuracy_percent_se"] < chance
-        and unshuffled["true_accuracy_percent"] - z * unshuffled["true_accuracy_percent_se"] > chance
-    )
-    row["shuffled_folds_estimate_honestly"] = bool(
-        all(
-            abs(at_k.loc[s, "cv_minus_fold_models_points"]) + z * at_k.loc[s, "cv_minus_fold_models_points_se"]
-            < at_k.loc[s, "cv_std_error_points"]
-            for s in ("shuffled", "stratified")
+    for scheme in SCHEMES:
+        row[f"{scheme}_datasets_with_a_whole_class_held_out"] = int(
+            at_k.loc[scheme, "datasets_with_a_whole_class_held_out"]
         )
-    )
-    row["verdict"] = _ordered_sentence(row)
-    shuffled = at_k.loc["shuffled"]
-    shuffled_honest = (
-        abs(shuffled["cv_minus_fold_models_points"]) + z * shuffled["cv_minus_fold_models_points_se"]
-        < shuffled["cv_std_error_points"]
-    )
-    row["random_assignment_keeps_it_honest"] = bool(shuffled_honest and row["unshuffled_estimate_collapses"])
+    row["unshuffled_cv_minus_chance_points"] = unshuffled["cv_accuracy_percent"] - chance
+    row["unshuffled_cv_minus_chance_points_se"] = unshuffled["cv_accuracy_percent_se"]
+    for scheme in ("shuffled", "stratified"):
+        r = at_k.loc[scheme]
+        row[f"{scheme}_abs_cv_minus_fold_models_in_cv_std_errors"] = (
+            abs(r["cv_minus_fold_models_points"]) / r["cv_std_error_points"]
+        )
+        row[f"{scheme}_abs_cv_minus_fold_models_in_cv_std_errors_se"] = (
+            r["cv_minus_fold_models_points_se"] / r["cv_std_error_points"]
+        )
     return pd.DataFrame([row])
-
-
-def _ordered_sentence(r: dict) -> str:
-    hold = "hold out whole classes" if r["unshuffled_folds_hold_out_whole_classes"] else "hold out no whole class"
-    collapse = "collapses" if r["unshuffled_estimate_collapses"] else "does not collapse"
-    honest = (
-        "match the accuracy of the models they scored within their own standard errors"
-        if r["shuffled_folds_estimate_honestly"]
-        else "miss the accuracy of the models they scored"
-    )
-    if r["shuffled_folds_hold_out_no_whole_class"]:
-        held_out_by_shuffled = "hold out no whole class"
-    else:
-        held_out_by_shuffled = (
-            f"hold out {r['shuffled_whole_classes_held_out']:.1f} and "
-            f"{r['stratified_whole_classes_held_out']:.1f} whole classes per data set"
-        )
-    return (
-        f"With {r['classes']} classes of {r['per_class']} stored class by class, "
-        f"{r['folds']} unshuffled folds {hold} ({r['unshuffled_whole_classes_held_out']:.1f} per data set; "
-        f"{r['unshuffled_unseen_class_percent']:.0f}% of held-out observations belong to a class their training "
-        f"folds never saw), so the CV accuracy {collapse} to "
-        f"{r['unshuffled_cv_accuracy_percent']:.1f}% ± {r['unshuffled_cv_accuracy_percent_se']:.1f}% "
-        f"(its fold standard error {r['unshuffled_cv_std_error_points']:.1f} points) against a true "
-        f"{r['true_accuracy_percent']:.1f}% ± {r['true_accuracy_percent_se']:.1f}% "
-        f"(chance {r['chance_accuracy_percent']:.0f}%), although the fold models themselves score "
-        f"{r['unshuffled_fold_models_true_accuracy_percent']:.1f}% on fresh data; shuffled and stratified folds "
-        f"{held_out_by_shuffled}, report {r['shuffled_cv_accuracy_percent']:.1f}% and "
-        f"{r['stratified_cv_accuracy_percent']:.1f}%, and {honest}."
-    )

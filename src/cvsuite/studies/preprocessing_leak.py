@@ -227,58 +227,47 @@ def leak_summary(runs: pd.DataFrame, noise_sd: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def noise_floor_check(runs: pd.DataFrame, noise_sd: float) -> dict:
-    """Whether the noise variance bounds every model's true error from below ("Because sigma^2 enters
-    every model's test error identically, it bounds expected error from below"): the smallest exact
-    true error over every data set, sample size and pipeline, of the fold models and of the full
-    fits, against noise_sd^2."""
+def noise_floor(runs: pd.DataFrame, noise_sd: float) -> dict:
+    """What bounds every model's true error ("Because sigma^2 enters every model's test error
+    identically, it bounds expected error from below"): the smallest exact true error over every
+    data set, sample size and pipeline, of the fold models and of the full fits, and its distance
+    above noise_sd^2 (at least 0 if the noise variance is the floor)."""
     smallest = float(min(runs["fold_models_true_mse"].min(), runs["full_fit_true_mse"].min()))
-    return {"smallest_true_mse": smallest, "noise_variance_bounds_every_true_error": bool(smallest >= noise_sd**2)}
+    return {"smallest_true_mse": smallest, "smallest_true_mse_minus_noise_variance": smallest - noise_sd**2}
 
 
-def preprocessing_leak_verdict(
+def leaks_at_sample_size(
+    runs: pd.DataFrame,
     summary: pd.DataFrame,
     design: RegressionDesign,
     sample_size: int,
     n_selected: int,
-    *,
-    decision_standard_errors: float,
 ) -> pd.DataFrame:
-    """The one-row verdict at ``sample_size``: each claim in words as a boolean, effects with MC SEs.
+    """The leak of each step at ``sample_size``, one row: estimates, optimism and leaks with MC SEs.
 
     ``design`` gives the number of predictors and whether they are pure noise; ``n_selected`` is
-    the number the pipeline keeps.
+    the number the pipeline keeps; ``runs`` the data sets' rows, for the paired differences.
 
-    The leak of a pipeline is the honest CV estimate minus its own, data set by data set (the
-    honest one being unbiased, checked below). "Small" and "large" are measured against the
-    standard error the honest CV reports itself (step 5: the s.d. of the fold losses over sqrt(k),
-    averaged over data sets): a leak is small when, upper bound included, it stays below that
-    standard error, and large when, lower bound included, it exceeds it. Bounds are
-    ``decision_standard_errors`` Monte Carlo SEs.
-    - leak_small_for_scaling, leak_large_for_selection: as above ("The leak is small for a mean
-      over many observations and can be large for a variable-selection step on few").
-    - selection_leak_most_damaging: selection's leak exceeds scaling's beyond the bounds
-      ("Variable selection on the full dataset is the most damaging").
-    - selection_before_scores_pure_noise_respectably: with selection before the loop the CV error
-      lies below the noise variance, which no model can beat ("it can produce a respectable
-      cross-validation score from predictors that are pure noise").
-    - inside_the_loop_is_honest: with both steps inside, CV minus the true error of the models it
-      scored is within the bounds of 0 (step 4, "Every step of fitting ... must happen inside
-      this loop").
+    The leak of a pipeline is the honest CV estimate minus its own, data set by data set. Each leak,
+    and the honest optimism, is also given in units of the standard error the honest CV reports
+    itself (step 5: the s.d. of the fold losses over sqrt(k), averaged over data sets), the scale on
+    which a leak hides inside the figure's own error bar or moves it by more; the selection leak
+    minus the scaling leak is paired by data set; and the selection-before CV error is given against
+    the noise variance, the floor no model of pure noise clears. Statistics only.
     """
-    z = decision_standard_errors
     at_n = summary[summary["sample_size"] == sample_size].set_index("pipeline")
     if at_n.empty:
         raise ValueError(f"sample size {sample_size} is not among the simulated ones")
     honest, scaling, selection = at_n.loc["honest"], at_n.loc["scaling_before"], at_n.loc["selection_before"]
     reported_se = honest["cv_std_error"]
+    noise_variance = honest["noise_variance"]
     row = {
         "sample_size": int(sample_size),
         "predictors": int(design.n_predictors),
         "selected": int(n_selected),
         "pure_noise": design.pure_noise,
         "datasets": int(honest["datasets"]),
-        "noise_variance": honest["noise_variance"],
+        "noise_variance": noise_variance,
         "honest_cv_std_error": reported_se,
         "truth_mse": honest["fold_models_true_mse"],
         "truth_mse_se": honest["fold_models_true_mse_se"],
@@ -290,34 +279,17 @@ def preprocessing_leak_verdict(
         row[f"{label}_leak"], row[f"{label}_leak_se"] = r["leak"], r["leak_se"]
         row[f"{label}_leak_percent"], row[f"{label}_leak_percent_se"] = r["leak_percent"], r["leak_percent_se"]
         row[f"{label}_leak_in_reported_se"] = r["leak"] / reported_se
-    row["leak_small_for_scaling"] = bool(scaling["leak"] + z * scaling["leak_se"] < reported_se)
-    row["leak_large_for_selection"] = bool(selection["leak"] - z * selection["leak_se"] > reported_se)
-    difference_se = np.hypot(selection["leak_se"], scaling["leak_se"])
-    row["selection_leak_most_damaging"] = bool(selection["leak"] - scaling["leak"] > z * difference_se)
-    row["selection_before_scores_pure_noise_respectably"] = bool(
-        selection["cv_mse"] + z * selection["cv_mse_se"] < honest["noise_variance"]
+    for label, r in (("scaling", scaling), ("selection", selection)):
+        row[f"{label}_leak_in_reported_se_se"] = r["leak_se"] / reported_se
+    at_runs = runs[runs["sample_size"] == sample_size]
+    cv = {name: at_runs[at_runs["pipeline"] == name].set_index("dataset")["cv_mse"] for name in PIPELINES}
+    # (honest - selection) - (honest - scaling), data set by data set
+    row["selection_minus_scaling_leak"], row["selection_minus_scaling_leak_se"] = mean_and_se(
+        cv["scaling_before"] - cv["selection_before"].loc[cv["scaling_before"].index]
     )
-    row["inside_the_loop_is_honest"] = bool(abs(honest["optimism"]) <= z * honest["optimism_se"])
-    row["verdict"] = _leak_sentence(row)
+    row["honest_optimism_in_reported_se"] = honest["optimism"] / reported_se
+    row["honest_optimism_in_reported_se_se"] = honest["optimism_se"] / reported_se
+    row["selection_cv_minus_noise_variance"] = selection["cv_mse"] - noise_variance
+    row["selection_cv_minus_noise_variance_se"] = selection["cv_mse_se"]
+    row["selection_cv_mse_over_noise_variance"] = selection["cv_mse"] / noise_variance
     return pd.DataFrame([row])
-
-
-def _leak_sentence(r: dict) -> str:
-    small = "small" if r["leak_small_for_scaling"] else "not small"
-    large = "large" if r["leak_large_for_selection"] else "not large"
-    respectable = r["selection_before_scores_pure_noise_respectably"]
-    floor = "below the noise variance no model can beat" if respectable else "not below the noise variance"
-    honest = "unbiased" if r["inside_the_loop_is_honest"] else "biased"
-    return (
-        f"With n = {r['sample_size']} and {r['predictors']} {'pure-noise ' if r['pure_noise'] else ''}predictors, "
-        f"centring and scaling before the fold loop lowers the CV error by "
-        f"{r['scaling_leak']:.3f} ± {r['scaling_leak_se']:.3f} ({r['scaling_leak_percent']:.1f}% of the true error, "
-        f"{r['scaling_leak_in_reported_se']:.2f} of the CV's own standard error "
-        f"{r['honest_cv_std_error']:.3f}: {small}), "
-        f"while choosing {r['selected']} predictors before it lowers it by "
-        f"{r['selection_leak']:.3f} ± {r['selection_leak_se']:.3f} ({r['selection_leak_percent']:.0f}%, "
-        f"{r['selection_leak_in_reported_se']:.1f} standard errors: {large}) to "
-        f"{r['selection_cv_mse']:.3f} ± {r['selection_cv_mse_se']:.3f}, {floor} ({r['noise_variance']:g}); "
-        f"with both steps inside the loop the estimate is {honest} "
-        f"(CV minus true error {-r['honest_optimism']:+.3f} ± {r['honest_optimism_se']:.3f})."
-    )

@@ -126,11 +126,12 @@ def temporal_splits(days, cut_days, horizon_days: int) -> list[tuple[np.ndarray,
     return splits
 
 
-def scores_only_later_days(days, splits) -> bool:
-    """Whether every scored day of every split comes after every day fitted in it: the procedure
-    block's "A fold must never contain an observation earlier than one used to fit it"."""
+def scored_days_before_a_fitted_day(days, splits) -> int:
+    """The scored days, over every split, that come before a day fitted in the same split (0 when
+    every scored day comes after every fitted one): the procedure block's "A fold must never contain
+    an observation earlier than one used to fit it", counted."""
     days = np.asarray(days)
-    return all(days[train].max() < days[test].min() for train, test in splits)
+    return int(sum((days[test] < days[train].max()).sum() for train, test in splits))
 
 
 def cut_days_from_fractions(n_days: int, fractions, horizon_days: int) -> np.ndarray:
