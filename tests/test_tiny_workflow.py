@@ -141,10 +141,8 @@ def test_a_registry_note_edit_reruns_the_comparison_alone_and_a_printed_value_th
     run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
     assert run.returncode == 0 and planned_rules(run) == set(), run.stdout[-2000:]  # nothing changed: nothing
 
-    assert "Page 802's sweep recomputed, degrees 0 to 15" in text  # a record's note, which no study reads
-    registry.write_text(
-        text.replace("sweep recomputed, degrees 0", "sweep recomputed for degrees 0", 1), encoding="utf-8"
-    )
+    assert "least-squares fit each: the training risk falls" in text  # a record's note, which no study reads
+    registry.write_text(text.replace("least-squares fit each", "least-squares fit per degree", 1), encoding="utf-8")
     run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
     assert run.returncode == 0 and planned_rules(run) == {"compare", "all"}, run.stdout[-2000:]
 
