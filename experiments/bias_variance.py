@@ -3,21 +3,44 @@
 Fits least-squares polynomials of growing degree to many samples of each size drawn from the
 curved regression of "Regularization and Cross-Validation"; writes squared bias, variance, their sum
 with the noise and the expected training error per size and degree, the best degree per size, and
-the sentences as claims. Its figure (the decomposition against degree) is drawn from the first two
-tables by its figure rule (cvsuite.figures.bias_variance.draw).
+what the sentences compare, sample by sample on the same fits: the most flexible fit against the
+most rigid, each degree's variance at the next size, the ends of the degree range against the best
+interior degree, the neighbouring sizes' optima against each other, the training error's steps and
+each degree's squared bias across sizes. Its figure (the decomposition against degree) is drawn
+from the first two tables by its figure rule (cvsuite.figures.bias_variance.draw).
 """
 
-from cvsuite.studies.bias_variance import BiasVarianceSettings, bias_variance_claims, decomposition, optima
-from cvsuite.studies.document_claims import claims_table
+from cvsuite.studies.bias_variance import (
+    BiasVarianceSettings,
+    bias_across_n,
+    decomposition,
+    ends_against_interior,
+    fit_samples,
+    more_data,
+    optima,
+    optimum_shift,
+    rigid_and_flexible,
+    training_error_steps,
+)
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
 def main(job: Job) -> StudyResult:
     settings = BiasVarianceSettings.from_config(job.config["bias_variance"], job.config["sine_data"])
-    table = decomposition(settings)
+    fits = fit_samples(settings)
+    table = decomposition(settings, fits)
     best = optima(table)
     return StudyResult(
-        tables={"decomposition": table, "optima": best, "claims": claims_table(bias_variance_claims(table, best))}
+        tables={
+            "decomposition": table,
+            "optima": best,
+            "rigid_and_flexible": rigid_and_flexible(fits),
+            "more_data": more_data(fits),
+            "ends_against_interior": ends_against_interior(fits),
+            "optimum_shift": optimum_shift(fits, best),
+            "training_error_steps": training_error_steps(fits),
+            "bias_across_n": bias_across_n(table),
+        }
     )
 
 

@@ -1,10 +1,12 @@
 """Study ridge_path: the degree-12 ridge path of "Regularization and Cross-Validation", §8.2.3.
 
-Writes the ten-lambda table, the 400-point log grid, the best lambda's exchange rate, the worked
-example's closed form beside a numerical ridge solve, the fit below the grid, and the document's
-sentences about the path and the worked example as claims. Its figures (the path's risks and norm,
-and the worked example's closed form against ridge solves) are drawn from these tables by its
-figure rule (cvsuite.figures.ridge_path.draw).
+Writes the ten-lambda table, the 400-point log grid (with each lambda's steps from the best), the
+best lambda's exchange rate with what the path's words rest on (the penalty against a Gaussian
+prior, how far the unregularised terms cancel, the grid's least training risk against the
+unregularised one), the worked example's closed form beside a numerical ridge solve with its printed
+algebra, Step 1's expansion, and the fit below the grid. Its figures (the path's risks and norm, and
+the worked example's closed form against ridge solves) are drawn from these tables by its figure
+rule (cvsuite.figures.ridge_path.draw).
 """
 
 import numpy as np
@@ -12,7 +14,13 @@ import numpy as np
 from cvsuite.data.sine import train_and_test
 from cvsuite.methods.ridge import ridge_path
 from cvsuite.studies.ridge_path import RidgeGrid, checked_worked_example, grid_and_exchange, worked_example_exchange
-from cvsuite.studies.ridge_path_claims import RidgeEvidence, below_the_grid, ridge_claims
+from cvsuite.studies.ridge_path_mechanics import (
+    below_the_grid,
+    step1_expansion,
+    with_mechanics,
+    with_printed_algebra,
+    with_steps_from_best,
+)
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -32,16 +40,14 @@ def main(job: Job) -> StudyResult:
     # Step 4 reads the exchange rate between the table's first two rows (lambda = 0 and 1).
     exchange = worked_example_exchange(worked, float(we["lambdas"][0]), float(we["lambdas"][1]))
 
-    near_zero = below_the_grid(samples, params["degree"], params["grid_start"])
-    evidence = RidgeEvidence(grid, summary, near_zero, worked, exchange, train_design, samples.y, data["noise"])
     tables = {
         "lambda_table": table,
-        "lambda_grid": grid,
-        "summary": summary,
-        "worked_example": worked,
+        "lambda_grid": with_steps_from_best(grid),
+        "summary": with_mechanics(summary, grid, train_design, samples.y, data["noise"]),
+        "worked_example": with_printed_algebra(worked),
         "worked_example_exchange": exchange,
-        "below_the_grid": near_zero,
-        "claims": ridge_claims(evidence, we_x, we_y),
+        "worked_example_step1": step1_expansion(we_x, we_y),
+        "below_the_grid": below_the_grid(samples, params["degree"], params["grid_start"]),
     }
     return StudyResult(tables=tables)
 

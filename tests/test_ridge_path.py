@@ -12,13 +12,15 @@ from cvsuite.studies.ridge_path import (
     worked_example_table,
     worked_example_theta,
 )
-from cvsuite.studies.ridge_path_claims import (
-    RidgeEvidence,
+from cvsuite.studies.ridge_path_mechanics import (
     below_the_grid,
     cancellation_ratio,
     penalty_prior_gap,
     prior_mean,
-    ridge_claims,
+    step1_expansion,
+    with_mechanics,
+    with_printed_algebra,
+    with_steps_from_best,
 )
 
 X, Y = np.array([1.0, -1.0]), np.array([2.0, 0.0])
@@ -94,6 +96,8 @@ def test_below_the_grid_runs_from_the_grid_start_down_to_the_unregularised_fit()
     unregularised = np.mean((samples.y_test - test @ theta) ** 2)
     assert below["expected_risk"].iloc[-1] == pytest.approx(unregularised, rel=1e-3)
     assert below["over_unregularised"].iloc[0] == pytest.approx(below["expected_risk"].iloc[0] / unregularised)
+    np.testing.assert_allclose(below["gap_to_unregularised"], below["over_unregularised"] - 1)
+    assert abs(below["gap_to_unregularised"].iloc[-1]) < abs(below["gap_to_unregularised"].iloc[0])
 
 
 def grid_of(train, expected, norm):
@@ -107,39 +111,41 @@ def grid_of(train, expected, norm):
     )
 
 
-def test_path_claims_follow_their_criteria_on_hand_made_paths():
-    summary = pd.DataFrame(
-        [{"unregularised_train_risk": 0.1, "best_lambda": 0.01, "best_lambda_orders_below_one": 2.0}]
-    )
-    near = pd.DataFrame({"over_unregularised": [0.97]})
-    worked = worked_example_table(X, Y, [0.0, 1.0, 3.0])
-    exchange = worked_example_exchange(worked, 0.0, 1.0)
-    design = np.eye(3)
-    good = RidgeEvidence(
-        grid_of([0.1, 0.2, 0.3, 0.4], [0.5, 0.2, 0.3, 0.4], [4, 3, 2, 1]),
-        summary,
-        near,
-        worked,
-        exchange,
-        design,
-        np.ones(3),
-        1.0,
-    )
-    claims = ridge_claims(good, X, Y).set_index("claim")["holds"]
-    assert claims["starts_at_the_unregularised_expected_risk"] and claims["train_risk_rises_monotonically"]
-    assert claims["both_risks_rise_and_norm_shrinks_past_optimum"] and not claims["best_lambda_five_orders_below_one"]
-    assert claims["shrinkage_not_linear_in_lambda"] and claims["step1_expansion_holds"]
-    bad = RidgeEvidence(
-        grid_of([0.1, 0.05, 0.3, 0.4], [0.5, 0.2, 0.3, 0.25], [4, 3, 2, 1]),
-        summary,
-        near.assign(over_unregularised=0.44),
-        worked,
-        exchange,
-        design,
-        np.ones(3),
-        1.0,
-    )
-    claims = ridge_claims(bad, X, Y).set_index("claim")["holds"]
-    assert not claims["starts_at_the_unregularised_expected_risk"] and not claims["train_risk_rises_monotonically"]
-    assert not claims["expected_risk_climbs_after_best"] and not claims["cannot_beat_the_unregularised_training_risk"]
-    assert not claims["penalty_term_names_given"]  # "three names", two given
+def test_steps_from_best_count_from_the_first_lambda_of_least_expected_risk():
+    grid = with_steps_from_best(grid_of([0.1, 0.2, 0.3, 0.4, 0.5], [0.5, 0.2, 0.3, 0.2, 0.4], [5, 4, 3, 2, 1]))
+    assert list(grid["steps_from_best"]) == [-1, 0, 1, 2, 3]
+    assert list(grid.columns[:4]) == ["lambda", "train_risk", "expected_risk", "theta_norm"]
+
+
+def test_the_summary_gains_the_prior_gap_the_cancellation_and_the_training_risk_excess():
+    x, y = sine_sample(25, 3, 0.35, 3.0)
+    design = polynomial_design(x, 12, 3.0)
+    summary = pd.DataFrame([{"unregularised_train_risk": 0.1, "best_lambda": 2.6e-5}])
+    out = with_mechanics(summary, grid_of([0.12, 0.2, 0.3], [0.5, 0.2, 0.3], [3, 2, 1]), design, y, 0.35)
+    row = out.iloc[0]
+    assert row["least_train_risk_excess"] == pytest.approx(0.02)
+    assert row["penalty_prior_gap"] == pytest.approx(penalty_prior_gap(design, y, 2.6e-5, 0.35))
+    theta = np.linalg.lstsq(design, y, rcond=None)[0]
+    assert row["unregularised_cancellation_ratio"] == pytest.approx(cancellation_ratio(design, theta))
+    assert row["unregularised_cancellation_ratio"] > 100  # the document's fit: its terms nearly cancel
+    beaten = with_mechanics(summary, grid_of([0.05, 0.2, 0.3], [0.5, 0.2, 0.3], [3, 2, 1]), design, y, 0.35)
+    assert beaten.iloc[0]["least_train_risk_excess"] < 0  # a grid that beats the unregularised fit says so
+
+
+def test_the_worked_examples_printed_algebra_stands_beside_its_solves():
+    worked = with_printed_algebra(worked_example_table(X, Y, [0.0, 1.0, 3.0, np.inf]))
+    finite = worked[np.isfinite(worked["lambda"])]
+    # Step 3's formula is the training risk of the numerical ridge fit on the document's data.
+    np.testing.assert_allclose(finite["train_risk_step3"], finite["train_risk_numerical"], rtol=0, atol=1e-14)
+    assert worked["train_risk_step3"].iloc[-1] == 2.0
+    # theta(3) = 0.25 is off the line through theta(0) = 1 and theta(1) = 0.5, which gives -0.5.
+    np.testing.assert_allclose(worked["theta_off_the_line"].iloc[:3], [0.0, 0.0, 0.75])
+    assert np.isnan(worked["theta_off_the_line"].iloc[-1])
+    # On other data the document's formula is not the training risk: the statistic shows it.
+    other = with_printed_algebra(worked_example_table(X, np.array([3.0, 0.0]), [0.0, 1.0, 3.0]))
+    assert np.abs(other["train_risk_step3"] - other["train_risk_numerical"]).max() > 0.1
+
+
+def test_step1_expands_the_document_data_and_no_other():
+    assert step1_expansion(X, Y)["largest_gap"].max() < 1e-12
+    assert step1_expansion(X, np.array([3.0, 0.0]))["largest_gap"].max() > 0.1

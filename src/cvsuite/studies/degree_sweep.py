@@ -2,7 +2,9 @@
 
 "Regularization and Cross-Validation" quotes page 802's sweep without printing it: the ratio of
 expected to training risk reaching 862 at degree 15, and ||theta|| growing from 11.83 at the best
-degree to 81,050 at degree 15. This module recomputes that sweep on the same data.
+degree to 81,050 at degree 15. This module recomputes that sweep on the same data, and what the
+printed norm is under the common least-squares solvers. Statistics only: the registry's judges
+decide what they say about the sentences.
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.data.sine import mean_squared_error, polynomial_design
-from cvsuite.studies.document_claims import claims_table
 
 
 def degree_sweep(x, y, x_test, y_test, degrees, half_width: float) -> pd.DataFrame:
@@ -37,7 +38,8 @@ def degree_sweep(x, y, x_test, y_test, degrees, half_width: float) -> pd.DataFra
 
 def degree_sweep_summary(sweep: pd.DataFrame) -> pd.DataFrame:
     """The best degree (least expected risk) and its norm, against the highest degree swept: page
-    802's sweep as "Regularization and Cross-Validation" recalls it (862, 11.83, 81,050)."""
+    802's sweep as "Regularization and Cross-Validation" recalls it (862, 11.83, 81,050), and how
+    many times the best degree's norm the highest degree's is ("growing from 11.83 ... to 81,050")."""
     best = sweep.loc[sweep["expected_risk"].idxmin()]
     top = sweep.loc[sweep["degree"].idxmax()]
     return pd.DataFrame(
@@ -49,6 +51,7 @@ def degree_sweep_summary(sweep: pd.DataFrame) -> pd.DataFrame:
                 "max_degree": int(top["degree"]),
                 "max_degree_expected_over_train": top["expected_over_train"],
                 "max_degree_theta_norm": top["theta_norm"],
+                "theta_norm_growth": top["theta_norm"] / best["theta_norm"],
             }
         ]
     )
@@ -84,40 +87,5 @@ def least_squares_solvers(x, y, degree: int, half_width: float) -> pd.DataFrame:
                 "condition_number": float(s[0] / s[-1]),
             }
             for name, theta in solutions.items()
-        ]
-    )
-
-
-def degree_sweep_claims(sweep: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
-    """The introduction's and §8.2.3's sentences about the sweep, each as a claim with its criterion."""
-    sweep = sweep.sort_values("degree")
-    top = summary.iloc[0]
-    falls = np.diff(sweep["train_risk"].to_numpy()) < 0
-    lowest, highest = int(sweep["degree"].min()), int(sweep["degree"].max())
-    turns = lowest < top["best_degree"] < highest
-    climb = sweep["expected_risk"].iloc[-1] / top["best_expected_risk"]
-    return claims_table(
-        [
-            (
-                "train_risk_falls_monotonically",
-                bool(falls.all()),
-                int(falls.sum()),
-                "the training risk is lower at every higher degree ('R_emp ... falls monotonically as the model "
-                "class grows'); value: falling steps",
-            ),
-            (
-                "expected_risk_turns_and_climbs",
-                bool(turns and climb > 1),
-                climb,
-                "the least expected risk is at an interior degree and the highest degree's is above it ('R_true "
-                "... turns and climbs'); value: the highest degree's expected risk over the least",
-            ),
-            (
-                "norm_grows_from_best_to_highest_degree",
-                bool(top["max_degree_theta_norm"] > top["best_theta_norm"]),
-                top["max_degree_theta_norm"] / top["best_theta_norm"],
-                "||theta|| at the highest degree exceeds ||theta|| at the best degree ('growing from 11.83 at the "
-                "best degree to 81,050 at degree 15'); value: their ratio",
-            ),
         ]
     )
