@@ -9,7 +9,7 @@
 rule esl_wrong_and_right_way:
     input:
         code=code_of("experiments/esl_wrong_and_right_way.py"),
-        published=PUBLISHED_VALUES,
+        published=published_of("experiments/esl_wrong_and_right_way.py"),
     output:
         **study_outputs("esl_wrong_and_right_way"),
     params:
@@ -25,7 +25,7 @@ rule esl_wrong_and_right_way:
 rule esl_label_free_split:
     input:
         code=code_of("experiments/esl_label_free_split.py"),
-        published=PUBLISHED_VALUES,
+        published=published_of("experiments/esl_label_free_split.py"),
     output:
         **study_outputs("esl_label_free_split"),
     params:

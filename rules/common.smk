@@ -13,7 +13,7 @@ from cvsuite.published.records import DOCUMENTS, VAGUE_WORDS, RecordError, read_
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
-from cvsuite.workflow.code_inputs import code_inputs, code_record, figure_code_inputs
+from cvsuite.workflow.code_inputs import code_inputs, code_record, figure_code_inputs, quoted_names
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
 from cvsuite.workflow.outputs import RUN_RECORD, run_record, write_text_if_changed
@@ -92,12 +92,30 @@ if workflow.is_main_process:
     except DamagedOutputs as err:
         sys.exit(str(err))
 
-# What the studies read of the registry: the printed values alone, rewritten only when one changes,
-# so that an edit to a record's note, reading, judge or erratum reruns the comparison and nothing
-# else. Written
-# after every check above, so that a refused run writes nothing.
-PUBLISHED_VALUES = "results/published_values.csv"
-write_text_if_changed(extract_text(_claims), PUBLISHED_VALUES)
+# What a job reads of the registry: the printed values of the records its code or its config blocks
+# name, and of no other (results/published_values/<rule>.csv), rewritten only when one of them
+# changes. So an edit to a record's note, reading, judge or erratum, or a new record, reruns the
+# comparison and nothing else, and a corrected printed value reruns only the jobs that start from
+# it or draw it. Written by the rules, after every check above, so that a refused run writes nothing.
+PUBLISHED = "results/published_values"
+
+
+def _named_in(value):
+    """Every text in a config value, however nested (a record id a study's config names)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return set().union(set(), *map(_named_in, value))
+    return {value} if isinstance(value, str) else set()
+
+
+def published_values(rule, files, blocks=()):
+    """The extract of the printed values that the rule's code (``files``) and config ``blocks`` name."""
+    named = set().union(set(), *(quoted_names(Path(workflow.basedir, f)) for f in files))
+    named |= _named_in([config[block] for block in blocks])
+    path = f"{PUBLISHED}/{rule}.csv"
+    write_text_if_changed(extract_text([c for c in _claims if c.id in named]), path)
+    return path
 
 
 # Each rule's code input: one file, results/code/<rule>.txt, that lists the files its job runs (its
@@ -114,10 +132,20 @@ def code_stamp(rule, files):
     return path
 
 
+def code_files(entry):
+    """The files a study or step's job runs: its entry point and the library modules it imports."""
+    return [entry, *code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry))]
+
+
 def code_of(entry):
     """A study or step's code input (its rule is named as its entry point)."""
-    files = [entry, *code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry))]
-    return code_stamp(Path(entry).stem, files)
+    return code_stamp(Path(entry).stem, code_files(entry))
+
+
+def published_of(entry):
+    """A study's extract of the printed values it starts from (its rule is named as its entry point)."""
+    name = Path(entry).stem
+    return published_values(name, code_files(entry), study(name).config)
 
 
 # The report's captions, by absolute path: Snakemake reads a caption relative to the file that
@@ -149,13 +177,16 @@ def figure_outputs(name):
     return files
 
 
-def figure_code(name):
-    """A figure job's code input: the figure rules' entry point and the study's figure module, with
-    what each imports."""
+def figure_files(name):
+    """The files a study's figure job runs: the figure rules' entry point and the study's figure
+    module, with what each imports."""
     entry = "experiments/draw_figures.py"
-    return code_stamp(
-        f"{name}_figures", [entry, *figure_code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry), name)]
-    )
+    return [entry, *figure_code_inputs(Path(workflow.basedir, "src"), Path(workflow.basedir, entry), name)]
+
+
+def figure_code(name):
+    """A figure job's code input."""
+    return code_stamp(f"{name}_figures", figure_files(name))
 
 
 def study_params(name, blocks=None):

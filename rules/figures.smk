@@ -10,7 +10,7 @@ def figure_inputs(name):
     if study(name).figure_arrays:
         files["figure_arrays"] = study(name).arrays_path()
     if study(name).figures_read_published:
-        files["published"] = PUBLISHED_VALUES
+        files["published"] = published_values(f"{name}_figures", figure_files(name))
     return files
 
 

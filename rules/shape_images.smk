@@ -27,7 +27,7 @@ rule shape_image_datasets:
 rule knn_estimators:
     input:
         code=code_of("experiments/knn_estimators.py"),
-        published=PUBLISHED_VALUES,
+        published=published_of("experiments/knn_estimators.py"),
         estimates=shard_tables("shape_image_datasets", "estimates", SHAPE_SHARDS),
         repartitions=shard_tables("shape_image_datasets", "repartitions", SHAPE_SHARDS),
         fold_models=shard_tables("shape_image_datasets", "fold_models", SHAPE_SHARDS),

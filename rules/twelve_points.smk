@@ -5,7 +5,7 @@
 rule recover_twelve_points:
     input:
         code=code_of("experiments/recover_twelve_points.py"),
-        published=PUBLISHED_VALUES,
+        published=published_of("experiments/recover_twelve_points.py"),
     output:
         **study_outputs("recover_twelve_points"),
     params:

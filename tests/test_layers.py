@@ -9,6 +9,7 @@ or a method to a study, a figure or the workflow, and the code inputs of every j
 files it has no business with. Every import counts, a lazy one inside a function too.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,36 @@ def test_a_module_imports_only_from_its_layer_and_those_before_it(path: Path):
     own = LAYERS.index(layer_of(module))
     above = sorted(m for m in imported_modules(path, module) if layer_of(m) and LAYERS.index(layer_of(m)) > own)
     assert not above, f"{module} ({LAYERS[own]}) imports from a later layer: {above}"
+
+
+# A verdict named as a column; a statistic about one (held_out, a percent or share of draws on which a
+# stated reason holds) is not.
+VERDICT_WORDS = re.compile(
+    r"(^|_)(holds?|held|verdicts?|claims?|undecided|criterion|finding)(?!_out|_percent|_share)(_|$)"
+)
+
+
+def test_no_study_writes_a_verdict_only_statistics():
+    """The studies compute; the registry's judges decide. No table a study or step declares is a claims,
+    findings or verdict table, and no column gives a verdict on a sentence."""
+    from cvsuite.workflow.catalog import load_catalog
+
+    catalog = load_catalog(ROOT / "studies.yaml")
+    named = [
+        f"{table} {column}"
+        for table, columns in catalog.table_columns().items()
+        for column in [table.split("/")[1].removesuffix(".csv"), *columns]
+        if VERDICT_WORDS.search(column)
+    ]
+    assert not named, named
+
+
+@pytest.mark.parametrize("layer", ("data", "methods", "studies"))
+def test_no_module_below_the_registry_decides_a_sentence(layer: str):
+    """No module under data/, methods/ or studies/ writes 'undecided' or keeps a claims table's helpers."""
+    found = [
+        p.name
+        for p in sorted((SRC / PACKAGE / layer).glob("*.py"))
+        if re.search(r"\bUNDECIDED\b|['\"]undecided['\"]|claims_table", p.read_text(encoding="utf-8"))
+    ]
+    assert not found, found

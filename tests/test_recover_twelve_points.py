@@ -86,7 +86,7 @@ def test_a_search_recovers_the_one_decimal_table_that_generated_the_figures():
     grid = conventions_grid(["mean", "sum"], ["mean_of_folds"], [1], ["mean"])
     plan = replace(SMALL, starts=20, screen_starts=20, short_decimals=(1, 2))
     recovery = search_for_table(DESIGN, targets, grid, plan, 2.0)
-    assert recovery.screen["verdict"].tolist() == ["consistent", "ruled out by arithmetic"]
+    assert recovery.screen["screen_outcome"].tolist() == ["consistent", "ruled out by arithmetic"]
     assert recovery.decimals == 1
     assert table_class(recovery.table, X) == table_class(y, X)
     tables = recovery_tables(recovery, DESIGN, targets)
@@ -104,7 +104,7 @@ def test_screen_finds_the_generating_convention_and_shares_verdicts_between_twin
     targets = printed_from(noisy_table(8))
     grid = conventions_grid(["mean", "sum"], ["mean_of_folds", "pooled"], [1], ["mean"])
     screen, searches = screen_conventions(DESIGN, grid, targets, 2.0, broad_starts(DESIGN, targets, 10, seed=0))
-    verdicts = dict(zip(screen["label"], screen["verdict"]))
+    verdicts = dict(zip(screen["label"], screen["screen_outcome"]))
     assert verdicts[MSE.label] == "consistent"
     pooled = Convention(cv="pooled")
     assert screen.set_index("label").loc[pooled.label, "same_figures_as"] == MSE.label  # equal folds: the same numbers
@@ -123,7 +123,7 @@ def _screen(rows) -> pd.DataFrame:
                 "fold_sd_ddof": c.fold_sd_ddof,
                 "training_error": c.training_error,
                 "label": c.label,
-                "verdict": verdict,
+                "screen_outcome": verdict,
                 "same_figures_as": twin,
             }
             for c, (verdict, twin) in zip(conventions, rows)

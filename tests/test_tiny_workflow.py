@@ -148,6 +148,13 @@ def test_a_records_or_a_judges_edit_reruns_the_comparison_alone_and_a_printed_va
         (workdir / "registry" / "vague_words.yaml", lambda text: text.replace("below: '1.5'", "below: '1.6'", 1)),
         # a judge's code
         (workdir / "src" / "cvsuite" / "published" / "exact_judges.py", lambda text: text + "# a comment\n"),
+        # a new record, a copy of the first under another id
+        (
+            registry,
+            lambda text: (
+                text + "\n" + re.search(r"  - id: .*?\n(?=\n)", text, re.S)[0].replace("- id: ", "- id: z.", 1)
+            ),
+        ),
     ]
     for path, edit in edits:
         before = path.read_text(encoding="utf-8")

@@ -79,7 +79,7 @@ def convention_screen(screen: pd.DataFrame, settled: Convention) -> Figure:
     A convention that gives the same figures as another on every start (pooled CV and the mean of
     the folds, over equal folds: ``same_figures_as``) shares its row.
     """
-    count, total = int((screen["verdict"] == "consistent").sum()), len(screen)
+    count, total = int((screen["screen_outcome"] == "consistent").sum()), len(screen)
     twins = screen["same_figures_as"].fillna("").astype(str)
     shared = set(twins[twins != ""])
     screen = screen[twins == ""]
@@ -92,7 +92,7 @@ def convention_screen(screen: pd.DataFrame, settled: Convention) -> Figure:
     best = screen["best_largest_miss_printed_units"].to_numpy(dtype=float)
     searched = ~np.isnan(best)
     low, high = 0.05, 3 * np.nanmax(best)
-    consistent = (screen["verdict"] == "consistent").to_numpy()
+    consistent = (screen["screen_outcome"] == "consistent").to_numpy()
     verdicts = (
         (consistent, style.TRAIN, "reproduces every printed figure"),
         (~consistent, style.EXPECTED, "misses a printed figure by more than half a last digit"),

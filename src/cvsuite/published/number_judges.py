@@ -6,7 +6,6 @@ from cvsuite.methods.printed_numbers import parse_printed, write_as_printed, wri
 from cvsuite.published.judgement import (
     ALLOWANCE_SE,
     POWER_FRACTION,
-    UNDECIDED,
     Evidence,
     Judge,
     JudgeError,
@@ -52,14 +51,6 @@ def exact(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """The reproduced text equals the printed text (a label, a version, the listing's printed True).
     Deterministic."""
     text = str(evidence.one())
-    if text == UNDECIDED:  # TRANSITIONAL: a study's claims table that could not decide
-        return Judgement(
-            "inconclusive",
-            text,
-            text,
-            "its text reads as printed",
-            "the test decides the claim neither way at this config",
-        )
     return Judgement("reproduced" if text == printed else "differs", text, text, "its text reads as printed")
 
 

@@ -174,7 +174,7 @@ _CLAIM_WORDS = {"True": "holds", "False": "does not hold", "undecided": "undecid
 def is_claim(row) -> bool:
     """Whether a comparison row is a claim in words (its judge a claim's), not a printed number."""
     name = str(row.judge).split("(", 1)[0]
-    return (name in JUDGES and JUDGES[name].kind == "claim") or (name == "exact" and str(row.published) == "True")
+    return name in JUDGES and JUDGES[name].kind == "claim"
 
 
 def shown_value(row, side: str) -> str:

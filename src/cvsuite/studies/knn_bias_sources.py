@@ -91,25 +91,3 @@ def training_size_share(fold_models: pd.DataFrame, estimator: str, versus: str) 
     return pd.DataFrame(
         [{"estimator": estimator, "versus": versus, "datasets": len(effects), "share": share, "share_se": share_se}]
     )
-
-
-# TRANSITIONAL: the robustness study's conclusions still read these (its conversion to statistics
-# removes them); no table of knn_estimators uses them.
-UNDECIDED = "undecided"
-LITTLE = 0.25  # "little of this bias": under a quarter of the training-size bias of the smallest K
-_SIGNIFICANT_SE = 2.0
-
-
-def three_way(z: float) -> bool | str:
-    """A claim that an effect is positive, scored from its z: held above 2, not held below -2,
-    undecided between (a non-detection neither shows nor refutes it)."""
-    if z > _SIGNIFICANT_SE:
-        return True
-    return False if z < -_SIGNIFICANT_SE else UNDECIDED
-
-
-def all_of(verdicts: list) -> bool | str:
-    """Several three-way verdicts as one: held if every one is, not held if any is not, else undecided."""
-    if any(v is False for v in verdicts):
-        return False
-    return True if all(v is True for v in verdicts) else UNDECIDED

@@ -52,7 +52,7 @@ def screen_conventions(
     same starts; consistent if any start ends at a table reading every figure as printed.
 
     A convention that gives the same figures (to 1e-12 relative) as an earlier one on every start (pooled CV
-    and the mean of fold means, over equal folds) is not searched again: it shares that verdict.
+    and the mean of fold means, over equal folds) is not searched again: it shares that outcome.
     Returns the screen table and, per convention label, the SearchResult of those searched.
     """
     basis = line_complement_basis(design.x)
@@ -88,11 +88,11 @@ def screen_conventions(
                 best_largest_miss_printed_units=float(result.largest_miss.min()),
             )
         if problems:
-            row["verdict"] = RULED_OUT_BY_ARITHMETIC
+            row["screen_outcome"] = RULED_OUT_BY_ARITHMETIC
         elif row["consistent_solutions"]:
-            row["verdict"] = "consistent"
+            row["screen_outcome"] = "consistent"
         else:
-            row["verdict"] = "ruled out by search"
+            row["screen_outcome"] = "ruled out by search"
         rows.append(row)
     return pd.DataFrame(rows), searches
 
@@ -104,7 +104,7 @@ def settled_convention(screen: pd.DataFrame) -> Convention:
     equal folds is the mean of the fold errors); two conventions that differ and both fit would
     leave the question open, and stop the study.
     """
-    consistent = screen[screen["verdict"] == "consistent"]
+    consistent = screen[screen["screen_outcome"] == "consistent"]
     if consistent.empty:
         raise RuntimeError("no convention admits a table reproducing the printed figures:\n" + screen.to_string())
     row = consistent.iloc[0]
@@ -251,9 +251,9 @@ def search_for_table(
     z_table = (line_complement_basis(design.x).T @ table)[None, :]
     screen["largest_miss_from_recovered_table_printed_units"] = [
         float(search_tables(design, c, targets, slope, z_table, relative_first=False).largest_miss[0])
-        if verdict != RULED_OUT_BY_ARITHMETIC
+        if outcome != RULED_OUT_BY_ARITHMETIC
         else np.nan
-        for c, verdict in zip(conventions, screen["verdict"])
+        for c, outcome in zip(conventions, screen["screen_outcome"])
     ]
     decimals = int(found.iloc[0]["decimals"]) if len(found) else None
     return Recovery(plan, slope, screen, settled, broad, local, found, table, decimals)
@@ -287,7 +287,7 @@ def recovery_tables(recovery: Recovery, design: Design, targets: PrintedTargets)
         "fold_sd_ddof": settled.fold_sd_ddof,
         "training_error": settled.training_error,
         "std_error": "fold s.d. / sqrt(k)",
-        "conventions_consistent": int((recovery.screen["verdict"] == "consistent").sum()),
+        "conventions_consistent": int((recovery.screen["screen_outcome"] == "consistent").sum()),
         "broad_starts": starts,
         "broad_consistent": broad_count,
         "broad_success_percent": 100.0 * broad_count / starts,

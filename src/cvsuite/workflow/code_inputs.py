@@ -112,6 +112,17 @@ def figure_code_inputs(src: str | Path, entry: str | Path, study: str) -> list[s
     return sorted({*code_inputs(src, entry), own, *code_inputs(src, drawing)})
 
 
+_QUOTED_NAME = re.compile(r"""["']([a-z0-9][a-z0-9._-]*)["']""")
+
+
+@cache  # a file shared by many rules' code is read once per run
+def quoted_names(path: Path) -> frozenset[str]:
+    """Every short quoted name in a file's text (``"rcv.823.norm-degree-15"``): where a module names
+    the registry records whose printed values it reads, so that a job's extract of them can hold
+    those alone."""
+    return frozenset(_QUOTED_NAME.findall(path.read_text(encoding="utf-8")))
+
+
 @cache  # a file shared by many rules' code is hashed once per run
 def _file_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
