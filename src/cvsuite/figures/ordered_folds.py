@@ -62,7 +62,7 @@ def fold_composition_and_collapse(composition: pd.DataFrame, summary: pd.DataFra
 
     ``at_k_row`` is the row of the schemes side by side at the document's K (its K, classes and class size).
     """
-    n_folds, n_classes, per_class = at_k_row["folds"], at_k_row["classes"], at_k_row["per_class"]
+    n_folds, n_classes, per_class = int(at_k_row["folds"]), int(at_k_row["classes"]), int(at_k_row["per_class"])
     fig = style.figure(figsize=(10.5, 11))
     top, bottom = fig.subfigures(2, 1, height_ratios=[1, 1.2])
     _composition(top, composition, per_class)

@@ -38,7 +38,7 @@ def random_folds_against_temporal_holdout(
     is drawn wide and pale under the holdout's so that neither hides the other; at the main phi
     the two are also written on the panel, one above and one below the lines.
     """
-    phi_main, n_folds, horizon_days = contrast["ar_coefficient"], contrast["folds"], contrast["horizon_days"]
+    phi_main, n_folds, horizon_days = contrast["ar_coefficient"], int(contrast["folds"]), int(contrast["horizon_days"])
     fig, axes = style.subplots(2, 2, figsize=(10.5, 9.5))
     gs = axes[0, 0].get_gridspec()
     for ax in axes[0]:
