@@ -48,7 +48,7 @@ COMPARISON_COLUMNS = [
     "document",
     "section",
     "where",
-    "sentence",
+    "sentence_key",
     "published",
     "reproduced",
     "reproduced_as_printed",
@@ -178,13 +178,15 @@ def compare(
 
 
 def _row(record: Record, tables, vague, changes, config, cache) -> dict:
-    where = record.where or f"'{record.quote}'"
+    # A cited work's number is shown in the cited work's words where the registry has them (the record
+    # stands at the quoting sentence, its quote); a table cell by its row and column; a sentence quoted.
+    where = f"'{record.cited_words}'" if record.cited_words else (record.where or f"'{record.quote}'")
     row = {
         "claim": record.id,
         "document": record.document,
         "section": record.section,
         "where": where,
-        "sentence": record.sentence or record.id,
+        "sentence_key": record.sentence or record.id,
         "published": record.published,
         "reproduced": "",
         "reproduced_as_printed": "",

@@ -29,23 +29,33 @@ NOISE_JUDGES: dict[str, Judge] = {}
 # Claims: signs and orderings with their noise
 
 
-def _direction(params) -> tuple[str, float]:
+def _direction(params, vague) -> tuple[str, float, str]:
+    """The claimed side, its reference value, and where the value comes from: the record's number, or
+    a vague word's bound ("no such bias": below a quarter of the bias it answers)."""
     given = [k for k in ("above", "below") if k in params]
     if len(given) != 1:
         raise JudgeError("give the claimed side: above or below (a reference value, usually 0)")
-    return given[0], number(params, given[0])
+    side, value = given[0], params[given[0]]
+    try:
+        return side, float(value), ""
+    except (TypeError, ValueError):
+        pass
+    if value not in vague:
+        raise JudgeError(f"'{value}' is neither a number nor in the list of vague words (registry/vague_words.yaml)")
+    bound = [k for k in ("at_most", "below", "at_least", "above") if k in vague[value]]
+    return side, float(vague[value][bound[0]]), f" ('{value}')"
 
 
 def _sign_words(params, vague, paired: bool = False) -> str:
-    side, reference = _direction(params)
+    side, reference, word = _direction(params, vague)
     z = number(params, "se", DETECTION_SE)
     every_row(params)
     kind = "paired standard errors" if paired else "standard errors"
-    return f"is {side} {short(reference)} by more than {short(z)} {kind}{rows_words(params, '')}"
+    return f"is {side} {short(reference)}{word} by more than {short(z)} {kind}{rows_words(params, '')}"
 
 
 def _signed(evidence: Evidence, params, vague, paired: bool) -> Judgement:
-    side, reference = _direction(params)
+    side, reference, _ = _direction(params, vague)
     z = number(params, "se", DETECTION_SE)
     values, ses = evidence.numbers(), evidence.se()
     sign = 1.0 if side == "above" else -1.0

@@ -35,11 +35,12 @@ MEANINGS = {
     "(the recovered twelve-point table, a calibrated parameter, a setting inferred from the figure): no evidence",
     "consistent": f"a re-simulated figure within {ALLOWANCE_SE:g} standard errors of our estimate, by a test whose "
     f"allowance is at most {POWER_FRACTION:g} of the distance to the value the claim argues against",
-    "differs": "it fails under the document's most plausible reading (the row's reading); the erratum and note say "
-    "by how much and which settings, if any, moved it",
+    "differs": "it fails under every reasonable reading the record lists (the first, the document's most plausible, "
+    "is the row's reading); the erratum and note say by how much and which settings, if any, moved it",
     "inconclusive": "the test cannot decide: a figure within the allowance but too few simulated datasets to tell it "
     "from its alternative, or a claim the evidence decides neither way (never a non-detection read as a refutation)",
-    "not reproducible": "the document does not give what the number needs; the note says what is missing",
+    "not reproducible": "the documents do not give what the number needs (data the suite does not have, a "
+    "hypothetical figure, one draw of a simulation whose seed is not given); the note says what is missing",
     "not computed at this config": "this run's settings do not compute it (the note says which row is missing)",
 }
 
