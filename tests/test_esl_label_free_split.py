@@ -91,6 +91,13 @@ def test_the_full_data_choice_reads_optimistic_and_the_re_chosen_stump_does_not(
     flat["full_data_predictor_cv_error_percent"] = flat["cross_validated_stump_cv_error_percent"]
     same = setting_summary(flat, [False], 15).set_index("datasets_used").loc["all"]
     assert same["full_data_predictor_cv_error_percent"] == same["cross_validated_stump_cv_error_percent"]
+    ratio = "cross_validated_stump_optimism_over_full_data_predictor"
+    assert row[ratio] + 2 * row[f"{ratio}_se"] < 0.25
+    assert row[ratio] == pytest.approx(
+        (50 - per_dataset["cross_validated_stump_cv_error_percent"]).mean()
+        / (50 - per_dataset["full_data_predictor_cv_error_percent"]).mean()
+    )
+    assert same[ratio] == pytest.approx(1.0)
 
 
 def test_dataset_d_is_drawn_in_the_documented_order_and_cross_validated_fold_by_fold():

@@ -184,6 +184,9 @@ def test_the_gap_between_the_ways_is_paired_by_dataset_and_the_wrong_way_is_scal
     unpaired = np.hypot(row["wrong_way_cv_error_percent_se"], row["right_way_cv_error_percent_se"])
     assert row["right_minus_wrong_cv_error_points_se"] < unpaired
     assert row["wrong_way_cv_error_over_chance"] == pytest.approx(row["wrong_way_cv_error_percent"] / 50)
+    assert row["right_way_optimism_over_wrong_way"] == pytest.approx(
+        (50 - runs["right_way_cv_error_percent"]).mean() / (50 - runs["wrong_way_cv_error_percent"]).mean()
+    )
     honest = synthetic_runs(50 + noise, 50 + noise[::-1], noise / 100)
     row = setting_summary(honest, [Setting("signed", False, 5)], 40).set_index("datasets_used").loc["all"]
     assert abs(row["right_minus_wrong_cv_error_points"]) < 2 * row["right_minus_wrong_cv_error_points_se"]

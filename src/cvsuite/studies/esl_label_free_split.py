@@ -22,9 +22,9 @@ import pandas as pd
 
 from cvsuite.data.null_predictors import NullDesign, balanced_labels
 from cvsuite.methods.folds import fold_of, permutation_folds
-from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
+from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se, ratio_and_se
 from cvsuite.methods.stumps import restricted_orders, sorted_orders, split_errors, stump_from_orders
-from cvsuite.studies.esl_wrong_and_right_way_summaries import printed_draw
+from cvsuite.studies.esl_wrong_and_right_way_summaries import CHANCE_ERROR_PERCENT, printed_draw
 
 PROCEDURES = ("full_data_stump", "full_data_predictor", "cross_validated_stump")
 
@@ -220,7 +220,11 @@ def one_dataset_stumps(
 
 def setting_summary(per_dataset: pd.DataFrame, stratified: list[bool], design_datasets: int) -> pd.DataFrame:
     """The three CV errors under each fold construction, over the first ``design_datasets`` datasets
-    and over all of them (the same datasets and permutations in every construction)."""
+    and over all of them (the same datasets and permutations in every construction), and the
+    cross-validated stump's optimism (chance minus its CV error) over that of the predictor chosen
+    once on all samples, its split refitted in each fold, a ratio of means with its delta-method SE
+    (``cross_validated_stump_optimism_over_full_data_predictor``): near 0 when re-choosing the
+    predictor in each fold removes the optimism of choosing it once."""
     rows = []
     for i, strat in enumerate(stratified):
         runs = per_dataset[per_dataset["setting"] == i]
@@ -230,6 +234,11 @@ def setting_summary(per_dataset: pd.DataFrame, stratified: list[bool], design_da
             for procedure in PROCEDURES:
                 row[f"{procedure}_cv_error_percent"] = summary.loc[procedure, "cv_error_percent"]
                 row[f"{procedure}_cv_error_percent_se"] = summary.loc[procedure, "cv_error_percent_se"]
+            ratio = "cross_validated_stump_optimism_over_full_data_predictor"
+            row[ratio], row[f"{ratio}_se"] = ratio_and_se(
+                CHANCE_ERROR_PERCENT - chosen["cross_validated_stump_cv_error_percent"],
+                CHANCE_ERROR_PERCENT - chosen["full_data_predictor_cv_error_percent"],
+            )
             rows.append(row)
     return pd.DataFrame(rows)
 

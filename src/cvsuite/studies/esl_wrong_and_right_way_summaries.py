@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.folds import fold_size_range
-from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se
+from cvsuite.methods.monte_carlo import cv_error_expectations, expectation_row, mean_and_se, ratio_and_se
 from cvsuite.studies.esl_wrong_and_right_way import PROCEDURES, Setting
 
 # The true error of any classifier on these data: the labels are independent of the predictors and
@@ -160,8 +160,11 @@ def setting_summary(per_dataset: pd.DataFrame, settings: list[Setting], design_d
     setting, over the first ``design_datasets`` datasets and over all of them (same datasets).
 
     Each row also holds the paired gap, the right way's CV error minus the wrong way's dataset by
-    dataset (``right_minus_wrong_cv_error_points`` with its SE), and the wrong way's CV error over
-    chance's (``CHANCE_ERROR_PERCENT``), the scale on which a score reads as respectable or not."""
+    dataset (``right_minus_wrong_cv_error_points`` with its SE), the wrong way's CV error over
+    chance's (``CHANCE_ERROR_PERCENT``), the scale on which a score reads as respectable or not, and
+    the right way's optimism (chance minus its CV error) over the wrong way's, a ratio of means with
+    its delta-method SE (``right_way_optimism_over_wrong_way``): near 0 when screening inside the
+    folds removes the leak, whatever small bias of its own the right way has."""
     rows = []
     for i, setting in enumerate(settings):
         runs = per_dataset[per_dataset["setting"] == i]
@@ -187,6 +190,10 @@ def setting_summary(per_dataset: pd.DataFrame, settings: list[Setting], design_d
                 chosen["right_way_cv_error_percent"] - chosen["wrong_way_cv_error_percent"]
             )
             row["wrong_way_cv_error_over_chance"] = summary.loc["wrong_way", "cv_error_percent"] / CHANCE_ERROR_PERCENT
+            row["right_way_optimism_over_wrong_way"], row["right_way_optimism_over_wrong_way_se"] = ratio_and_se(
+                CHANCE_ERROR_PERCENT - chosen["right_way_cv_error_percent"],
+                CHANCE_ERROR_PERCENT - chosen["wrong_way_cv_error_percent"],
+            )
             rows.append(row)
     return pd.DataFrame(rows)
 
