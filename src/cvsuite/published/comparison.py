@@ -117,7 +117,16 @@ def _continued(sentence: str) -> str:
 
 
 def _join(*parts: str) -> str:
-    return "; ".join(p for p in parts if p)
+    """Parts of a note in order: after a finished sentence the next starts one, else a semicolon."""
+    text = ""
+    for part in filter(None, parts):
+        if not text:
+            text = part
+        elif text.endswith("."):
+            text += f" {part[0].upper()}{part[1:]}"
+        else:
+            text += f"; {part}"
+    return text
 
 
 @dataclass(frozen=True)
@@ -226,7 +235,8 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
     remark = fill(record.remark, judged)
     if decision.failed_before:
         stricter = "; ".join(
-            f"read as {_continued(reading_text(r, j, vague).rstrip('.')) or j.rule}, it does not hold ({j.found})"
+            f"read as {_continued(reading_text(r, j, vague).rstrip('.')) or j.rule}, "
+            f"{'the test cannot decide' if j.status == 'inconclusive' else 'it does not hold'} ({j.found})"
             for r, j in decision.failed_before
         )
         remark = _join(f"It holds when {reading.settles}. {stricter[0].upper()}{stricter[1:]}.", remark)

@@ -113,10 +113,6 @@ class Record:
     notes: str = ""
 
     @property
-    def judged(self) -> bool:
-        return bool(self.readings)
-
-    @property
     def reading(self) -> Reading | None:
         return self.readings[0] if self.readings else None
 
