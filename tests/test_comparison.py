@@ -175,3 +175,16 @@ def test_a_report_table_gives_each_column_the_digits_that_keep_its_values_apart(
     rows = markdown_table(solvers)
     assert rows[2] == "| lstsq | 81051 |" and rows[3] == "| normal equations | 81049 |"  # 8.105e+04 twice at 4
     assert markdown_table(pd.DataFrame({"x": [0.5, float("nan")]}))[3] == "| — |"
+
+
+def test_the_errata_drop_the_unmoved_clause_however_the_note_joined_it():
+    """A note's parts join as sentences after a full stop, with a semicolon otherwise: the Errata, which
+    list only differs rows, leave the clause that no setting moved out either way."""
+    from cvsuite.published.comparison import _join
+    from cvsuite.published.report import UNMOVED_NOTE, without_unmoved
+
+    assert _join("Exact.", UNMOVED_NOTE) == f"Exact. {UNMOVED_NOTE[0].upper()}{UNMOVED_NOTE[1:]}"
+    assert _join("exact (x drawn)", UNMOVED_NOTE) == f"exact (x drawn); {UNMOVED_NOTE}"
+    for note in ("Exact.", "exact (x drawn)", ""):
+        assert without_unmoved(_join(note, UNMOVED_NOTE)) == note
+    assert without_unmoved("this run changed k_bias.shuffles") == "this run changed k_bias.shuffles"

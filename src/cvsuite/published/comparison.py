@@ -245,7 +245,11 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
     elif status == "not computed at this config":
         note = _join(note, judgement.found)
     elif judgement.found and JUDGES[reading.judge].name == "within_se":
-        note = _join(note, judgement.found)
+        found = judgement.found
+        if status == "reproduced by construction":
+            # An input matches whatever the power; say what the test alone would have concluded.
+            found = found.replace("; too little power:", "; as a test on its own it could not decide:")
+        note = _join(note, found)
     changed = changes.get(reading.reference.study, "")
     if status == "differs":
         moved = f"this run changed {changed}" if changed else "no setting of this study differs from the documents'"

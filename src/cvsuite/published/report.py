@@ -196,7 +196,17 @@ def figure_anchor(path: str) -> str:
 
 # What compare() adds to the note of every differs row at the documents' settings: in the Errata,
 # which lists only those, it would be said once per row.
-UNMOVED_NOTE = "; no setting of this study differs from the documents'"
+UNMOVED_NOTE = "no setting of this study differs from the documents'"
+
+
+def without_unmoved(note) -> str:
+    """A differs row's note without the clause that no setting moved (after a semicolon, as a
+    sentence of its own, or alone)."""
+    text = str(note)
+    for ending in (f"; {UNMOVED_NOTE}", f" {UNMOVED_NOTE[0].upper()}{UNMOVED_NOTE[1:]}", UNMOVED_NOTE):
+        if text.endswith(ending):
+            return text.removesuffix(ending)
+    return text
 
 
 def by_finding(rows: pd.DataFrame) -> dict[str, list]:
@@ -234,7 +244,7 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
         finding = f"**{_cell(first.erratum)}.** " if key == first.erratum else ""
         figures = dict.fromkeys(r.figure for r in group if isinstance(r.figure, str) and r.figure)
         links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
-        notes = dict.fromkeys(str(r.note).removesuffix(UNMOVED_NOTE).removesuffix(UNMOVED_NOTE[2:]) for r in group)
+        notes = dict.fromkeys(without_unmoved(r.note) for r in group)
         readings = dict.fromkeys(_cell(r.reading) for r in group if isinstance(r.reading, str) and r.reading)
         evidence = dict.fromkeys(
             f"`{_cell(r.judge)}` on `{_cell(r.statistic)}`"

@@ -28,7 +28,6 @@ from cvsuite.published.comparison import STATUSES, verdict_counts
 from cvsuite.published.notes_page import notes_html
 from cvsuite.published.report import (
     MEANINGS,
-    UNMOVED_NOTE,
     by_finding,
     errata,
     figure_anchor,
@@ -36,6 +35,7 @@ from cvsuite.published.report import (
     is_claim,
     remarks,
     shown_value,
+    without_unmoved,
 )
 from cvsuite.published.site_math import sentence_html
 
@@ -184,7 +184,7 @@ def _row(r, notes: dict[str, str]) -> dict:
         "ours_full": str(r.reproduced),
         "status": r.status,
         "severity": SEVERITY.index(r.status) if r.status in SEVERITY else len(SEVERITY),
-        "note": str(r.note).removesuffix(UNMOVED_NOTE).removesuffix(UNMOVED_NOTE[2:]),
+        "note": without_unmoved(r.note),
         "remark": r.remark,
         "erratum": r.erratum,
         "reading": r.reading,
