@@ -188,29 +188,3 @@ def test_the_existence_claims_are_inconclusive_on_a_non_detection_never_refuted(
     assert unseen.status == "inconclusive" and f"{2.8 * 0.0002:.4g} would have been seen" in unseen.found
     seen = differences.assign(variance_difference=[0.0001, 0.00005, 0.0006])  # 2.4 SE at K = 80 against 5
     assert decide(record, {"cv_variance/differences.csv": seen}, vague).judgement.status == "reproduced"
-
-
-def test_the_dependence_on_k_is_decided_on_least_squares_when_the_5nn_cannot_see_it():
-    """ "Real algorithms": the second reading takes least squares, the worked example's fit, whose CV
-    variance is exact; the 5-NN's non-detection then stands as the remark, not the verdict."""
-    from conftest import ROOT, project_records
-    from cvsuite.published.comparison import decide
-    from cvsuite.published.records import read_vague_words
-
-    record = next(r for r in project_records() if r.id == "cv.variance.depends-on-k")
-    vague = read_vague_words(ROOT / "registry")
-    differences = pd.DataFrame(
-        {"K": [80], "versus": [5], "variance_difference": [0.0001], "variance_difference_se": [0.0003]}
-    )
-    line = pd.DataFrame(
-        {"design": ["fixed"] * 2, "model": ["line"] * 2, "folds": [2, 4],
-         "loo_minus_k_cv_sd": [-0.2, -0.03], "loo_minus_k_cv_sd_se": [0.0, 0.0]}
-    )  # fmt: skip
-    tables = {"cv_variance/differences.csv": differences, "twelve_points/against_leave_one_out.csv": line}
-    decision = decide(record, tables, vague)
-    assert decision.judgement.status == "reproduced" and decision.reading is record.readings[1]
-    assert [j.status for _, j in decision.failed_before] == ["inconclusive"]
-    flat = line.assign(loo_minus_k_cv_sd=0.0)
-    assert decide(record, {**tables, "twelve_points/against_leave_one_out.csv": flat}, vague).judgement.status == (
-        "inconclusive"
-    )
