@@ -235,8 +235,8 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
     findings = by_finding(rows)
     out = [
         f"{len(rows)} published numbers differ from what the documents' own settings give, "
-        f"{len(findings)} findings (also `results/errata.html`, sortable). Each is wrong under the reading "
-        "given, the one the document's own context supports:",
+        f"{len(findings)} findings (also `results/errata.html`, sortable). Each fails every reasonable reading "
+        "its record lists; the reading shown is the one the document's own context supports:",
         "",
     ]
     for key, group in findings.items():
