@@ -22,7 +22,7 @@ from cvsuite.published.report import StudySection, errata, remarks, render_repor
 from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_pages
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
-from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
+from cvsuite.workflow.document_settings import changed_settings, described_by_study
 from cvsuite.workflow.outputs import (
     end_job_process,
     logged_to,
@@ -60,7 +60,7 @@ def main(
     vague = read_vague_words(registry)
     records = read_records(registry, catalog.table_columns(), vague)
     changes = changed_settings(config, load_schema(schema_path))
-    by_study = {study.name: describe(changes_in(study.config, changes)) for study in catalog.studies.values()}
+    by_study = described_by_study(changes, {s.name: s.config for s in catalog.studies.values()})
     comparison = compare(records, by_name, vague, by_study, config)
     if not changes:
         refuse_missing_rows(comparison)

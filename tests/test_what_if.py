@@ -90,12 +90,12 @@ def words_as_the_tables_give_them(workdir, config: dict) -> pd.DataFrame:
     from cvsuite.published.records import read_records, read_vague_words
     from cvsuite.workflow.catalog import load_catalog
     from cvsuite.workflow.config_checks import load_schema
-    from cvsuite.workflow.document_settings import changed_settings, changes_in, describe
+    from cvsuite.workflow.document_settings import changed_settings, described_by_study
 
     catalog = load_catalog(workdir / "studies.yaml")
     # A differs note names the settings the run changed, as the compare step gives them.
     changes = changed_settings(config, load_schema(workdir / "schemas" / "config.schema.yaml"))
-    by_study = {study.name: describe(changes_in(study.config, changes)) for study in catalog.studies.values()}
+    by_study = described_by_study(changes, {s.name: s.config for s in catalog.studies.values()})
     tables = {
         f"{study.name}/{table}.csv": pd.read_csv(
             workdir / study.table_path(table), keep_default_na=False, na_values=[""]

@@ -48,3 +48,9 @@ def changes_in(blocks: list[str], changes: list[tuple[str, Any, Any]]) -> list[t
 def describe(changes: list[tuple[str, Any, Any]]) -> str:
     """ "k_bias.shuffles = 200 (documents: 40); ..." for a note."""
     return "; ".join(f"{key} = {run!r} (documents: {document!r})" for key, document, run in changes)
+
+
+def described_by_study(changes: list[tuple[str, Any, Any]], studies: dict[str, list[str]]) -> dict[str, str]:
+    """Each study's changed settings as a note names them, from its config blocks (``studies``: study
+    name to blocks, as in studies.yaml)."""
+    return {name: describe(changes_in(blocks, changes)) for name, blocks in studies.items()}
