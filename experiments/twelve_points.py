@@ -14,7 +14,8 @@ Also the numbers behind the document's other sentences about the example: the de
 inference (paired fold differences, every re-partition, fresh data: ranking_evidence), what CV_k
 estimates at each k on this design, exactly (expectations_by_folds) and averaged over designs with x
 drawn at random (random_design_expectations), each k against leave-one-out on both designs
-(against_leave_one_out), and the range of the statistics the records quote over every table the
+(against_leave_one_out), what the dependence of leave-one-out's held-out losses adds to the variance
+of their average (loo_loss_dependence), and the range of the statistics the records quote over every table the
 recovery found consistent with the printed figures (consistent_tables). Statistics only: the
 registry's records decide.
 """
@@ -98,6 +99,9 @@ def main(job: Job) -> StudyResult:
             "expectations_by_folds": expectations.assign(data=EXPECTED_DATA),
             "random_design_expectations": random_designs,
             "against_leave_one_out": against_loo.assign(data=BOTH_DESIGNS_DATA),
+            "loo_loss_dependence": by_folds.leave_one_out_loss_dependence(design.x, design.degrees).assign(
+                data=EXPECTED_DATA
+            ),
             "consistent_tables": consistent,
         },
         provenance={

@@ -47,6 +47,7 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
         "twelve_points/expectations_by_folds.csv": expectations,
         "twelve_points/random_design_expectations.csv": random_designs,
         "twelve_points/against_leave_one_out.csv": against_loo,
+        "twelve_points/loo_loss_dependence.csv": by_folds.leave_one_out_loss_dependence(X, (1, 5)),
         "twelve_points/robustness.csv": tp.conclusion_frequencies(stats, edge_fold=4),
         "twelve_points/consistent_tables.csv": tps.across_tables(pd.concat([statistics, evidence], axis=1)),
     }
@@ -282,6 +283,29 @@ def test_each_k_against_leave_one_out_reads_the_exact_expectations():
     assert (against["design"] == "fixed").all()
     with pytest.raises(ValueError, match="needs k = n = 12"):
         against_leave_one_out(table[table["folds"] < 12].assign(folds=lambda t: t["folds"].replace(4, 12)))
+
+
+def test_leave_one_out_loss_dependence_matches_simulated_losses():
+    # The closed forms against held-out squared residuals simulated with noise, and leave-one-out's
+    # s.d. against expectations_by_folds' own.
+    from cvsuite.methods.fold_statistics import residual_operators
+    from cvsuite.methods.folds import positional_folds
+    from cvsuite.studies.twelve_points_by_folds import expectations_by_folds, leave_one_out_loss_dependence
+
+    table = leave_one_out_loss_dependence(X, (1, 5)).set_index("model")
+    exact = expectations_by_folds(X, (1, 5), [12], MSE).set_index("model")
+    noise = np.random.default_rng(11).standard_normal((40_000, 12))
+    for model, degree in (("line", 1), ("polynomial", 5)):
+        row = table.loc[model]
+        assert row["cv_sd"] == pytest.approx(exact.loc[model, "cv_sd"], rel=1e-12)
+        losses = (noise @ np.vstack(residual_operators(X, degree, positional_folds(12, 12))[1]).T) ** 2
+        assert losses.mean(axis=1).std() == pytest.approx(row["cv_sd"], rel=0.03)
+        assert np.sqrt(losses.var(axis=0).sum()) / 12 == pytest.approx(row["independent_losses_cv_sd"], rel=0.03)
+        increase = (row["cv_sd"] / row["independent_losses_cv_sd"]) ** 2 - 1
+        assert row["dependence_variance_increase"] == pytest.approx(increase, rel=1e-12)
+        correlation = np.corrcoef(losses.T)[~np.eye(12, dtype=bool)]
+        assert correlation.mean() == pytest.approx(row["mean_loss_correlation"], abs=0.01)
+    assert 0 < table.loc["line", "dependence_variance_increase"] < table.loc["polynomial", "dependence_variance_increase"]
 
 
 def test_against_leave_one_out_with_x_drawn_pairs_the_same_designs():

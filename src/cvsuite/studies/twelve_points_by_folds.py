@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cvsuite.methods.fold_statistics import MODELS, Convention, Design, statistics_from_sums
+from cvsuite.methods.fold_statistics import MODELS, Convention, Design, residual_operators, statistics_from_sums
 from cvsuite.methods.folds import positional_folds
 
 FIXED_DESIGN = "fixed"  # x fixed at the example's 1..n, as printed (``against_leave_one_out``'s design column)
@@ -139,3 +139,49 @@ def loo_training_overlap(n: int) -> int:
     but one observation'), the smallest over every pair."""
     training = [np.setdiff1d(np.arange(n), fold) for fold in positional_folds(n, n)]
     return min(len(np.intersect1d(a, b)) for i, a in enumerate(training) for b in training[i + 1 :])
+
+
+LOSS_DEPENDENCE_COLUMNS = [
+    "model",
+    "folds",
+    "cv_sd",
+    "independent_losses_cv_sd",
+    "dependence_variance_increase",
+    "mean_loss_correlation",
+    "largest_loss_correlation",
+]
+
+
+def leave_one_out_loss_dependence(x, degrees) -> pd.DataFrame:
+    """How much the dependence of leave-one-out's held-out losses adds to the variance of their
+    average, per model, on a fixed design: "making the held-out losses strongly dependent and their
+    average more variable" ("Contrasts: k=5 against k=n").
+
+    Each held-out residual is a linear map a_i'e of the noise (both models contain the line), so the
+    losses (a_i'e)^2 have Var = 2 |a_i|^4 and Cov = 2 (a_i'a_j)^2 in units of s^4. Leave-one-out's
+    average has variance (2/n^2) sum_ij (a_i'a_j)^2; were the same losses independent it would be
+    (2/n^2) sum_i |a_i|^4. The table gives both s.d.s (in noise variances), the variance the
+    covariances add as a fraction of the independent one, and the losses' mean and largest pairwise
+    correlation. Exact, so no standard errors."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    rows = []
+    for model, degree in zip(MODELS, degrees):
+        _, held_out = residual_operators(x, degree, positional_folds(n, n))
+        inner = np.vstack(held_out) @ np.vstack(held_out).T  # a_i'a_j
+        covariance = 2 * inner**2
+        variances = np.diag(covariance)
+        correlation = covariance / np.sqrt(np.outer(variances, variances))
+        pairs = correlation[~np.eye(n, dtype=bool)]
+        rows.append(
+            {
+                "model": model,
+                "folds": n,
+                "cv_sd": float(np.sqrt(covariance.sum()) / n),
+                "independent_losses_cv_sd": float(np.sqrt(variances.sum()) / n),
+                "dependence_variance_increase": float(covariance.sum() / variances.sum() - 1),
+                "mean_loss_correlation": float(pairs.mean()),
+                "largest_loss_correlation": float(pairs.max()),
+            }
+        )
+    return pd.DataFrame(rows, columns=LOSS_DEPENDENCE_COLUMNS)
