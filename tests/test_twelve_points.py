@@ -298,13 +298,16 @@ def test_leave_one_out_loss_dependence_matches_simulated_losses():
     for model, degree in (("line", 1), ("polynomial", 5)):
         row = table.loc[model]
         assert row["cv_sd"] == pytest.approx(exact.loc[model, "cv_sd"], rel=1e-12)
-        losses = (noise @ np.vstack(residual_operators(X, degree, positional_folds(12, 12))[1]).T) ** 2
+        residuals = noise @ np.vstack(residual_operators(X, degree, positional_folds(12, 12))[1]).T
+        losses = residuals**2
         assert losses.mean(axis=1).std() == pytest.approx(row["cv_sd"], rel=0.03)
         assert np.sqrt(losses.var(axis=0).sum()) / 12 == pytest.approx(row["independent_losses_cv_sd"], rel=0.03)
         increase = (row["cv_sd"] / row["independent_losses_cv_sd"]) ** 2 - 1
         assert row["dependence_variance_increase"] == pytest.approx(increase, rel=1e-12)
         correlation = np.corrcoef(losses.T)[~np.eye(12, dtype=bool)]
         assert correlation.mean() == pytest.approx(row["mean_loss_correlation"], abs=0.01)
+        residual_correlation = np.abs(np.corrcoef(residuals.T))[~np.eye(12, dtype=bool)]
+        assert residual_correlation.mean() == pytest.approx(row["mean_abs_residual_correlation"], abs=0.01)
     assert 0 < table.loc["line", "dependence_variance_increase"] < table.loc["polynomial", "dependence_variance_increase"]
 
 

@@ -149,6 +149,7 @@ LOSS_DEPENDENCE_COLUMNS = [
     "dependence_variance_increase",
     "mean_loss_correlation",
     "largest_loss_correlation",
+    "mean_abs_residual_correlation",
 ]
 
 
@@ -161,8 +162,9 @@ def leave_one_out_loss_dependence(x, degrees) -> pd.DataFrame:
     losses (a_i'e)^2 have Var = 2 |a_i|^4 and Cov = 2 (a_i'a_j)^2 in units of s^4. Leave-one-out's
     average has variance (2/n^2) sum_ij (a_i'a_j)^2; were the same losses independent it would be
     (2/n^2) sum_i |a_i|^4. The table gives both s.d.s (in noise variances), the variance the
-    covariances add as a fraction of the independent one, and the losses' mean and largest pairwise
-    correlation. Exact, so no standard errors."""
+    covariances add as a fraction of the independent one, the losses' mean and largest pairwise
+    correlation, and the mean absolute correlation of the held-out residuals themselves (whose square
+    is the losses'). Exact, so no standard errors."""
     x = np.asarray(x, dtype=float)
     n = len(x)
     rows = []
@@ -172,7 +174,10 @@ def leave_one_out_loss_dependence(x, degrees) -> pd.DataFrame:
         covariance = 2 * inner**2
         variances = np.diag(covariance)
         correlation = covariance / np.sqrt(np.outer(variances, variances))
-        pairs = correlation[~np.eye(n, dtype=bool)]
+        off_diagonal = ~np.eye(n, dtype=bool)
+        pairs = correlation[off_diagonal]
+        norms = np.sqrt(np.diag(inner))
+        residual_correlation = np.abs(inner / np.outer(norms, norms))[off_diagonal]
         rows.append(
             {
                 "model": model,
@@ -182,6 +187,7 @@ def leave_one_out_loss_dependence(x, degrees) -> pd.DataFrame:
                 "dependence_variance_increase": float(covariance.sum() / variances.sum() - 1),
                 "mean_loss_correlation": float(pairs.mean()),
                 "largest_loss_correlation": float(pairs.max()),
+                "mean_abs_residual_correlation": float(residual_correlation.mean()),
             }
         )
     return pd.DataFrame(rows, columns=LOSS_DEPENDENCE_COLUMNS)
