@@ -14,8 +14,10 @@ Also the numbers behind the document's other sentences about the example: the de
 inference (paired fold differences, every re-partition, fresh data: ranking_evidence), what CV_k
 estimates at each k on this design, exactly (expectations_by_folds) and averaged over designs with x
 drawn at random (random_design_expectations), each k against leave-one-out on both designs
-(against_leave_one_out), what the dependence of leave-one-out's held-out losses adds to the variance
-of their average (loo_loss_dependence), and the range of the statistics the records quote over every table the
+(against_leave_one_out; with folds of unequal size by position, uneven_folds_against_leave_one_out),
+what the dependence of leave-one-out's held-out losses adds to the variance
+of their average (loo_loss_dependence), CV_k's pessimism at larger n on the same design
+(pessimism_by_n), and the range of the statistics the records quote over every table the
 recovery found consistent with the printed figures (consistent_tables). Statistics only: the
 registry's records decide.
 """
@@ -99,6 +101,15 @@ def main(job: Job) -> StudyResult:
             "expectations_by_folds": expectations.assign(data=EXPECTED_DATA),
             "random_design_expectations": random_designs,
             "against_leave_one_out": against_loo.assign(data=BOTH_DESIGNS_DATA),
+            "uneven_folds_against_leave_one_out": by_folds.against_leave_one_out(
+                by_folds.expectations_by_folds(
+                    design.x, design.degrees, [*by_folds.unequal_fold_counts(design.n, max(design.degrees)), design.n],
+                    convention,
+                )
+            ).assign(data=EXPECTED_DATA),
+            "pessimism_by_n": by_folds.pessimism_by_sample_size(
+                [design.n, *params["larger_samples"]], design.degrees, len(design.folds), convention
+            ).assign(data=EXPECTED_DATA),
             "loo_loss_dependence": by_folds.leave_one_out_loss_dependence(design.x, design.degrees).assign(
                 data=EXPECTED_DATA
             ),

@@ -48,6 +48,10 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
         "twelve_points/random_design_expectations.csv": random_designs,
         "twelve_points/against_leave_one_out.csv": against_loo,
         "twelve_points/loo_loss_dependence.csv": by_folds.leave_one_out_loss_dependence(X, (1, 5)),
+        "twelve_points/uneven_folds_against_leave_one_out.csv": by_folds.against_leave_one_out(
+            by_folds.expectations_by_folds(X, (1, 5), [*by_folds.unequal_fold_counts(12, 5), 12], MSE)
+        ),
+        "twelve_points/pessimism_by_n.csv": by_folds.pessimism_by_sample_size([12, 120, 1200], (1, 5), 4, MSE),
         "twelve_points/robustness.csv": tp.conclusion_frequencies(stats, edge_fold=4),
         "twelve_points/consistent_tables.csv": tps.across_tables(pd.concat([statistics, evidence], axis=1)),
     }
@@ -368,3 +372,15 @@ def test_with_x_drawn_afresh_leave_one_out_is_unbiased_for_the_fit_to_n_minus_on
     assert loo["n_minus_one_step_median"] == pytest.approx(
         loo["n_minus_one_error_median"] / loo["full_sample_error_median"] - 1
     )
+
+
+def test_pessimism_by_sample_size_shrinks_towards_the_training_size_ratio_and_refuses_uneven_n():
+    from cvsuite.studies.twelve_points_by_folds import pessimism_by_sample_size, unequal_fold_counts
+
+    table = pessimism_by_sample_size([12, 120], (1, 5), 4, MSE).set_index(["n", "model"])
+    assert table.loc[(12, "line"), "pessimism"] > table.loc[(120, "line"), "pessimism"] > 0
+    # For large n a p-parameter fit on m points errs by about s^2 (1 + p/m): the pessimism nears p/m - p/n.
+    assert table.loc[(120, "line"), "pessimism"] == pytest.approx(2 / 90 - 2 / 120, rel=0.05)
+    with pytest.raises(ValueError, match="do not split 30"):
+        pessimism_by_sample_size([30], (1, 5), 4, MSE)
+    assert unequal_fold_counts(12, 5) == [5, 7, 8, 9, 10, 11]

@@ -27,6 +27,12 @@ from cvsuite.methods.folds import positional_folds
 FIXED_DESIGN = "fixed"  # x fixed at the example's 1..n, as printed (``against_leave_one_out``'s design column)
 
 
+def unequal_fold_counts(n: int, largest_degree: int) -> list[int]:
+    """The k (2..n-1) that do not split n observations into equal folds (step 3's "roughly equal
+    size") and leave at least largest_degree + 1 to fit."""
+    return [k for k in range(2, n) if n % k and n - -(-n // k) >= largest_degree + 1]
+
+
 def equal_fold_counts(n: int, largest_degree: int) -> list[int]:
     """The k (2..n) that split n observations into equal folds leaving at least largest_degree + 1 to fit."""
     return [k for k in range(2, n + 1) if n % k == 0 and n - n // k >= largest_degree + 1]
@@ -99,6 +105,22 @@ AGAINST_LOO_COLUMNS = [
     "loo_minus_k_cv_sd",
     "loo_minus_k_cv_sd_se",
 ]
+
+
+def pessimism_by_sample_size(sizes, degrees, n_folds: int, convention: Convention) -> pd.DataFrame:
+    """CV_k's pessimism on the example's design stretched to n observations (x = 1..n, folds by
+    position), per model and n: "For large n the distinction is immaterial" ("Notes: What CV_k
+    estimates, precisely"). Exact (``expectations_by_folds`` at one k), in units of the noise
+    variance; the n that k does not divide are refused."""
+    tables = []
+    for n in sizes:
+        if n % n_folds:
+            raise ValueError(f"{n_folds} folds do not split {n} observations equally")
+        x = np.arange(1, n + 1, dtype=float)
+        table = expectations_by_folds(x, degrees, [n_folds], convention)
+        tables.append(table.assign(n=int(n)))
+    columns = ["n", "model", "degree", "folds", "training_size", "expected_cv", "full_sample_error", "pessimism"]
+    return pd.concat(tables, ignore_index=True)[columns]
 
 
 def against_leave_one_out(table: pd.DataFrame) -> pd.DataFrame:
