@@ -14,7 +14,8 @@ Also the numbers behind the document's other sentences about the example: the de
 inference (paired fold differences, every re-partition, fresh data: ranking_evidence), what CV_k
 estimates at each k on this design, exactly (expectations_by_folds) and averaged over designs with x
 drawn at random (random_design_expectations), each k against leave-one-out on both designs
-(against_leave_one_out; with folds of unequal size by position, uneven_folds_against_leave_one_out),
+(against_leave_one_out; with folds of unequal size by position, uneven_folds_against_leave_one_out;
+with folds assigned at random, random_folds_against_leave_one_out),
 what the dependence of leave-one-out's held-out losses adds to the variance
 of their average (loo_loss_dependence), CV_k's pessimism at larger n on the same design
 (pessimism_by_n), and the range of the statistics the records quote over every table the
@@ -106,6 +107,14 @@ def main(job: Job) -> StudyResult:
                     design.x, design.degrees, [*by_folds.unequal_fold_counts(design.n, max(design.degrees)), design.n],
                     convention,
                 )
+            ).assign(data=EXPECTED_DATA),
+            "random_folds_against_leave_one_out": by_folds.random_folds_against_leave_one_out(
+                design.x,
+                design.degrees,
+                params["random_fold_counts"],
+                params["random_partitions"],
+                params["random_partition_seed"],
+                convention,
             ).assign(data=EXPECTED_DATA),
             "pessimism_by_n": by_folds.pessimism_by_sample_size(
                 [design.n, *params["larger_samples"]], design.degrees, len(design.folds), convention

@@ -51,6 +51,9 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
         "twelve_points/uneven_folds_against_leave_one_out.csv": by_folds.against_leave_one_out(
             by_folds.expectations_by_folds(X, (1, 5), [*by_folds.unequal_fold_counts(12, 5), 12], MSE)
         ),
+        "twelve_points/random_folds_against_leave_one_out.csv": by_folds.random_folds_against_leave_one_out(
+            X, (1, 5), [4, 5, 6, 10], 100, 11, MSE
+        ),
         "twelve_points/pessimism_by_n.csv": by_folds.pessimism_by_sample_size([12, 120, 1200], (1, 5), 4, MSE),
         "twelve_points/robustness.csv": tp.conclusion_frequencies(stats, edge_fold=4),
         "twelve_points/consistent_tables.csv": tps.across_tables(pd.concat([statistics, evidence], axis=1)),
@@ -384,3 +387,26 @@ def test_pessimism_by_sample_size_shrinks_towards_the_training_size_ratio_and_re
     with pytest.raises(ValueError, match="do not split 30"):
         pessimism_by_sample_size([30], (1, 5), 4, MSE)
     assert unequal_fold_counts(12, 5) == [5, 7, 8, 9, 10, 11]
+
+
+def test_random_folds_against_leave_one_out_matches_simulated_partitions_and_noise():
+    # The moments over random partitions against CV_10 simulated directly: a random partition and
+    # fresh noise per draw, the fits refitted by brute force.
+    from cvsuite.methods.folds import positional_folds
+    from cvsuite.studies.twelve_points_by_folds import random_folds_against_leave_one_out
+
+    row = random_folds_against_leave_one_out(X, (1, 5), [10], 300, 3, MSE).set_index("model").loc["line"]
+    rng = np.random.default_rng(8)
+    estimates = []
+    for _ in range(6000):
+        order, y = rng.permutation(12), rng.standard_normal(12)
+        folds = [np.sort(order[f]) for f in positional_folds(12, 10)]
+        errors = []
+        for fold in folds:
+            train = np.setdiff1d(np.arange(12), fold)
+            fit = np.polyfit(X[train], y[train], 1)
+            errors.append(np.mean((y[fold] - np.polyval(fit, X[fold])) ** 2))
+        estimates.append(np.mean(errors))
+    assert np.std(estimates) == pytest.approx(row["cv_sd"], rel=0.03)
+    assert row["loo_minus_k_cv_sd"] == pytest.approx(row["loo_cv_sd"] - row["cv_sd"], rel=1e-12)
+    assert row["partitions"] == 300 and 0 < row["cv_sd_se"] < 0.01

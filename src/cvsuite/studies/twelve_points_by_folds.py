@@ -107,6 +107,77 @@ AGAINST_LOO_COLUMNS = [
 ]
 
 
+RANDOM_FOLDS_COLUMNS = [
+    "model",
+    "folds",
+    "partitions",
+    "pessimism",
+    "pessimism_se",
+    "loo_pessimism",
+    "pessimism_minus_loo",
+    "pessimism_minus_loo_se",
+    "cv_sd",
+    "cv_sd_se",
+    "loo_cv_sd",
+    "loo_minus_k_cv_sd",
+    "loo_minus_k_cv_sd_se",
+]
+
+
+def random_folds_against_leave_one_out(
+    x, degrees, fold_counts, partitions: int, seed: int, convention: Convention
+) -> pd.DataFrame:
+    """Each k against leave-one-out with the folds "of roughly equal size, assigned at random"
+    (procedure step 3) rather than by position, on the example's fixed design.
+
+    Over random partitions P and fresh noise, E[CV_k] = E_P[tr A_P] and Var(CV_k) = E_P[2 tr(A_P^2) +
+    (tr A_P)^2] - (E_P[tr A_P])^2, A_P the quadratic form of CV_k on partition P (in units of the
+    noise variance, as ``expectations_by_folds``); the partitions are drawn with a seeded generator
+    and their Monte Carlo standard errors (delta method for the s.d.) are given. Leave-one-out has
+    one partition, so its figures are exact."""
+    x = np.asarray(x, dtype=float)
+    n = len(x)
+    loo = expectations_by_folds(x, degrees, [n], convention).set_index("model")
+    rng = np.random.default_rng(seed)
+    rows = []
+    for k in fold_counts:
+        moments = np.zeros((partitions, len(degrees), 2))
+        for p in range(partitions):
+            order = rng.permutation(n)
+            folds = tuple(np.sort(order[fold]) for fold in positional_folds(n, k))
+            forms = cv_quadratic_forms(Design(x, tuple(degrees), folds), convention)
+            traces = np.trace(forms, axis1=1, axis2=2)
+            moments[p, :, 0] = traces
+            moments[p, :, 1] = 2 * np.einsum("mij,mji->m", forms, forms) + traces**2
+        for m, model in enumerate(MODELS[: len(degrees)]):
+            first, second = moments[:, m, 0], moments[:, m, 1]
+            mean1, mean2 = first.mean(), second.mean()
+            sd = float(np.sqrt(mean2 - mean1**2))
+            covariance = np.cov(np.vstack([first, second])) / partitions
+            gradient = np.array([-2 * mean1, 1.0]) / (2 * sd)  # d sd / d (mean1, mean2)
+            sd_se = float(np.sqrt(gradient @ covariance @ gradient))
+            full = float(loo.loc[model, "full_sample_error"])
+            pessimism, pessimism_se = mean1 / full - 1, first.std(ddof=1) / np.sqrt(partitions) / full
+            rows.append(
+                {
+                    "model": model,
+                    "folds": int(k),
+                    "partitions": int(partitions),
+                    "pessimism": float(pessimism),
+                    "pessimism_se": float(pessimism_se),
+                    "loo_pessimism": float(loo.loc[model, "pessimism"]),
+                    "pessimism_minus_loo": float(pessimism - loo.loc[model, "pessimism"]),
+                    "pessimism_minus_loo_se": float(pessimism_se),
+                    "cv_sd": sd,
+                    "cv_sd_se": sd_se,
+                    "loo_cv_sd": float(loo.loc[model, "cv_sd"]),
+                    "loo_minus_k_cv_sd": float(loo.loc[model, "cv_sd"] - sd),
+                    "loo_minus_k_cv_sd_se": sd_se,
+                }
+            )
+    return pd.DataFrame(rows, columns=RANDOM_FOLDS_COLUMNS)
+
+
 def pessimism_by_sample_size(sizes, degrees, n_folds: int, convention: Convention) -> pd.DataFrame:
     """CV_k's pessimism on the example's design stretched to n observations (x = 1..n, folds by
     position), per model and n: "For large n the distinction is immaterial" ("Notes: What CV_k
