@@ -83,7 +83,8 @@ def training_sizes_table(settings: ShapeStudySettings, partitions: dict[str, lis
     is the largest distance of a training set's size from n(K - 1)/K; ``class_count_gap_max`` the
     largest distance, in images, of a class's count in a fold from its share of the dataset times the
     fold's size ("every fold has approximately the class proportions of the whole set"), over the
-    folds that can hold every class (none for leave-one-out).
+    folds that can hold every class (none for leave-one-out); ``held_out_once`` how many images are
+    held out by exactly one of its models ("use every example in the estimate", Purpose).
     """
     classes = len(settings.design.masks())
     n = classes * settings.images_per_class
@@ -104,6 +105,7 @@ def training_sizes_table(settings: ShapeStudySettings, partitions: dict[str, lis
                 "n_minus_n_over_k": n - n / k,
                 "train_images_gap_max": float(np.abs(sizes - n * (k - 1) / k).max()),
                 "class_count_gap_max": _class_count_gap(labels, folds),
+                "held_out_once": int((np.bincount(np.concatenate(folds), minlength=n) == 1).sum()),
             }
         )
     return pd.DataFrame(rows)
