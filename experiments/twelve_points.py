@@ -14,13 +14,12 @@ Also the numbers behind the document's other sentences about the example: the de
 inference (paired fold differences, every re-partition, fresh data: ranking_evidence), what CV_k
 estimates at each k on this design, exactly (expectations_by_folds) and averaged over designs with x
 drawn at random (random_design_expectations), each k against leave-one-out on both designs
-(against_leave_one_out; with folds of unequal size by position, uneven_folds_against_leave_one_out;
-with folds assigned at random, random_folds_against_leave_one_out),
-what the dependence of leave-one-out's held-out losses adds to the variance
-of their average (loo_loss_dependence), CV_k's pessimism at larger n on the same design
-(pessimism_by_n), and the range of the statistics the records quote over every table the
-recovery found consistent with the printed figures (consistent_tables). Statistics only: the
-registry's records decide.
+(against_leave_one_out), with folds of unequal size by position (uneven_folds_against_leave_one_out)
+and with folds assigned at random (random_folds_against_leave_one_out), what the dependence of
+leave-one-out's held-out losses adds to the variance of their average (loo_loss_dependence), CV_k's
+pessimism at larger n on the same design (pessimism_by_n), and the range of the statistics the
+records quote over every table the recovery found consistent with the printed figures
+(consistent_tables). Statistics only: the registry's records decide.
 """
 
 import numpy as np

@@ -410,3 +410,12 @@ def test_random_folds_against_leave_one_out_matches_simulated_partitions_and_noi
     assert np.std(estimates) == pytest.approx(row["cv_sd"], rel=0.03)
     assert row["loo_minus_k_cv_sd"] == pytest.approx(row["loo_cv_sd"] - row["cv_sd"], rel=1e-12)
     assert row["partitions"] == 300 and 0 < row["cv_sd_se"] < 0.01
+
+
+def test_random_folds_refuse_a_k_that_leaves_too_few_points_to_fit():
+    from cvsuite.studies.twelve_points_by_folds import random_folds_against_leave_one_out
+
+    with pytest.raises(ValueError, match="twelve_points.random_fold_counts"):
+        random_folds_against_leave_one_out(X, (1, 5), [12], 10, 1, MSE)
+    with pytest.raises(ValueError, match="leave 6 observations"):
+        random_folds_against_leave_one_out(X, (1, 5), [2, 1], 10, 1, MSE)

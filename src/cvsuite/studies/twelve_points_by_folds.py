@@ -30,7 +30,8 @@ FIXED_DESIGN = "fixed"  # x fixed at the example's 1..n, as printed (``against_l
 def unequal_fold_counts(n: int, largest_degree: int) -> list[int]:
     """The k (2..n-1) that do not split n observations into equal folds (step 3's "roughly equal
     size") and leave at least largest_degree + 1 to fit."""
-    return [k for k in range(2, n) if n % k and n - -(-n // k) >= largest_degree + 1]
+    largest_fold = lambda k: (n + k - 1) // k  # noqa: E731 - positional folds of n, as positional_folds makes them
+    return [k for k in range(2, n) if n % k and n - largest_fold(k) >= largest_degree + 1]
 
 
 def equal_fold_counts(n: int, largest_degree: int) -> list[int]:
@@ -137,6 +138,12 @@ def random_folds_against_leave_one_out(
     one partition, so its figures are exact."""
     x = np.asarray(x, dtype=float)
     n = len(x)
+    for k in fold_counts:
+        if not 2 <= k < n or n - (n + k - 1) // k < max(degrees) + 1:
+            raise ValueError(
+                f"random folds: k = {k} must be 2..{n - 1} and leave {max(degrees) + 1} observations to fit a "
+                f"degree-{max(degrees)} polynomial (twelve_points.random_fold_counts)"
+            )
     loo = expectations_by_folds(x, degrees, [n], convention).set_index("model")
     rng = np.random.default_rng(seed)
     rows = []
