@@ -4,7 +4,8 @@ Writes the ten-lambda table, the 400-point log grid (with each lambda's steps fr
 best lambda's exchange rate with what the path's words rest on (the penalty against a Gaussian
 prior, how far the unregularised terms cancel, the grid's least training risk against the
 unregularised one), the worked example's closed form beside a numerical ridge solve with its printed
-algebra, Step 1's expansion, and the fit below the grid. Its figures (the path's risks and norm, and
+algebra, Step 1's expansion, the fit below the grid, the penalised unit feature against an
+unpenalised intercept, and how the best lambda moves with the scale of the design. Its figures (the path's risks and norm, and
 the worked example's closed form against ridge solves) are drawn from these tables by its figure
 rule (cvsuite.figures.ridge_path.draw).
 """
@@ -16,6 +17,8 @@ from cvsuite.methods.ridge import ridge_path
 from cvsuite.studies.ridge_path import RidgeGrid, checked_worked_example, grid_and_exchange, worked_example_exchange
 from cvsuite.studies.ridge_path_mechanics import (
     below_the_grid,
+    intercept_penalty,
+    lambda_scale,
     step1_expansion,
     with_mechanics,
     with_printed_algebra,
@@ -48,6 +51,10 @@ def main(job: Job) -> StudyResult:
         "worked_example_exchange": exchange,
         "worked_example_step1": step1_expansion(we_x, we_y),
         "below_the_grid": below_the_grid(samples, params["degree"], params["grid_start"]),
+        "intercept_penalty": intercept_penalty(samples, params["degree"], params["lambdas"]),
+        "lambda_scale": lambda_scale(
+            samples, params["degree"], RidgeGrid.from_block(params).lambdas(), params["lambda_scale_factor"]
+        ),
     }
     return StudyResult(tables=tables)
 

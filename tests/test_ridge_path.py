@@ -149,3 +149,28 @@ def test_the_worked_examples_printed_algebra_stands_beside_its_solves():
 def test_step1_expands_the_document_data_and_no_other():
     assert step1_expansion(X, Y)["largest_gap"].max() < 1e-12
     assert step1_expansion(X, np.array([3.0, 0.0]))["largest_gap"].max() > 0.1
+
+
+def test_an_unpenalised_intercept_leaves_the_unit_feature_out_and_tends_to_the_mean():
+    from cvsuite.methods.ridge import ridge_coefficient_path
+
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-1, 1, 30)
+    design, y = np.vander(x, 4, increasing=True), 2.0 + x + rng.standard_normal(30)
+    free = np.array([False, True, True, True])
+    lambdas = np.array([1e-3, 1e6])
+    assert np.array_equal(ridge_coefficient_path(design, y, lambdas, None), ridge_coefficient_path(design, y, lambdas))
+    unpenalised = ridge_coefficient_path(design, y, lambdas, free)
+    # With every other coefficient penalised away, the free intercept is the mean of y.
+    assert unpenalised[1, 0] == pytest.approx(y.mean(), rel=1e-4)
+    assert abs(ridge_coefficient_path(design, y, lambdas)[1, 0]) < 1e-4
+
+
+def test_the_best_lambda_moves_with_the_square_of_the_designs_scale():
+    from cvsuite.data.sine import train_and_test
+    from cvsuite.studies.ridge_path_mechanics import lambda_scale
+
+    samples = train_and_test(train_size=25, train_seed=3, test_size=500, test_seed=99, noise=0.3, half_width=1.0)
+    row = lambda_scale(samples, 8, np.geomspace(1e-9, 1e2, 60), 2.0).iloc[0]
+    assert row["best_lambda_ratio"] == pytest.approx(4.0, rel=1e-12)
+    assert row["gram_eigenvalue_min"] < row["best_lambda"] < row["gram_eigenvalue_max"] and row["parameters"] == 9

@@ -23,8 +23,13 @@ def ridge_coefficients(design: np.ndarray, y: np.ndarray, lam: float) -> np.ndar
     return np.linalg.solve(design.T @ design / n + lam * np.eye(m), design.T @ y / n)
 
 
-def ridge_coefficient_path(design: np.ndarray, y: np.ndarray, lambdas: np.ndarray) -> np.ndarray:
+def ridge_coefficient_path(
+    design: np.ndarray, y: np.ndarray, lambdas: np.ndarray, penalised: np.ndarray | None = None
+) -> np.ndarray:
     """``ridge_coefficients`` for each lambda, one row each, bit for bit.
+
+    ``penalised`` (a boolean per column, default all) leaves the other columns out of the penalty:
+    lam ||theta||^2 over the penalised coefficients only, as an unpenalised intercept is.
 
     X^T X / N and X^T y / N do not depend on lambda, so they are formed once; the systems of every
     lambda > 0 are solved as one stack (``numpy.linalg.solve`` runs LAPACK's gesv on each matrix of
@@ -38,7 +43,8 @@ def ridge_coefficient_path(design: np.ndarray, y: np.ndarray, lambdas: np.ndarra
     positive = lambdas > 0
     if positive.any():
         gram, moments = design.T @ design / n, design.T @ y / n
-        systems = gram + lambdas[positive, None, None] * np.eye(m)
+        penalty = np.eye(m) if penalised is None else np.diag(np.asarray(penalised, dtype=float))
+        systems = gram + lambdas[positive, None, None] * penalty
         thetas[positive] = np.linalg.solve(systems, moments[:, None])[..., 0]
     if not positive.all():
         thetas[~positive] = np.linalg.lstsq(design, y, rcond=None)[0]
@@ -51,9 +57,11 @@ def ridge_path(
     test_design: np.ndarray,
     y_test: np.ndarray,
     lambdas: np.ndarray,
+    penalised: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """Training risk, expected risk (on the test points) and ||theta|| for each lambda (§8.2.3)."""
-    thetas = ridge_coefficient_path(train_design, y_train, lambdas)
+    """Training risk, expected risk (on the test points) and ||theta|| for each lambda (§8.2.3);
+    ``penalised`` as in ``ridge_coefficient_path``."""
+    thetas = ridge_coefficient_path(train_design, y_train, lambdas, penalised)
     # A stack of matrix-vector products, one BLAS gemv per lambda as ``design @ theta`` does; one
     # matrix product with all thetas at once would sum in another order and move the last bits.
     train_fits = (train_design @ thetas[:, :, None])[..., 0]

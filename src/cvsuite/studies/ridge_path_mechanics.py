@@ -8,7 +8,9 @@ the quantities those words name: the path below the listing's grid (``below_the_
 grid point stands from the best lambda (``with_steps_from_best``), the penalty against a Gaussian
 prior, how far the unregularised terms cancel and how close the grid's training risk comes to the
 unregularised one (``with_mechanics``), and the worked example's printed algebra beside its solves
-(``with_printed_algebra``, ``step1_expansion``). Statistics only: the registry's judges decide
+(``with_printed_algebra``, ``step1_expansion``), the penalty on the unit feature against an
+unpenalised intercept (``intercept_penalty``) and what sets lambda's scale (``lambda_scale``).
+Statistics only: the registry's judges decide
 what they say about the sentences.
 """
 
@@ -18,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.data.sine import SineSamples, mean_squared_error
-from cvsuite.methods.ridge import ridge_coefficients, ridge_path
+from cvsuite.methods.ridge import ridge_coefficient_path, ridge_coefficients, ridge_path
 
 STEP1_THETAS = np.linspace(-2, 3, 11)  # where Step 1's expansion is evaluated: either side of its minimum
 
@@ -130,3 +132,58 @@ def step1_expansion(x: np.ndarray, y: np.ndarray, thetas: np.ndarray = STEP1_THE
             }
         )
     return pd.DataFrame(rows)
+
+
+def intercept_penalty(samples: SineSamples, degree: int, lambdas) -> pd.DataFrame:
+    """The listing's penalty on the unit feature against an unpenalised intercept, per lambda > 0:
+    "exclude the intercept, which the unit-feature trick otherwise sweeps into the penalty"
+    (Pitfalls: Regularising an unstandardised design matrix). Column 0 of the design is the unit
+    feature; its coefficient with the whole vector penalised (the listing's Equation 8.12) and with
+    column 0 left out of the penalty, their ratio, and both fits' expected risks."""
+    train, test = samples.designs(degree)
+    lambdas = np.array([lam for lam in lambdas if lam > 0], dtype=float)
+    free = np.ones(train.shape[1], dtype=bool)
+    free[0] = False
+    listing = ridge_coefficient_path(train, samples.y, lambdas)
+    unpenalised = ridge_coefficient_path(train, samples.y, lambdas, free)
+    risks = ridge_path(train, samples.y, test, samples.y_test, lambdas)["expected_risk"]
+    risks_free = ridge_path(train, samples.y, test, samples.y_test, lambdas, free)["expected_risk"]
+    return pd.DataFrame(
+        {
+            "lambda": lambdas,
+            "intercept_penalised": listing[:, 0],
+            "intercept_unpenalised": unpenalised[:, 0],
+            "intercept_shrink": listing[:, 0] / unpenalised[:, 0],
+            "expected_risk_penalised": risks.to_numpy(),
+            "expected_risk_unpenalised": risks_free.to_numpy(),
+        }
+    )
+
+
+def lambda_scale(samples: SineSamples, degree: int, lambdas: np.ndarray, factor: float) -> pd.DataFrame:
+    """What sets the useful range of lambda: "the scale of X^T X / N rather than anything intuitive"
+    (Pitfalls: Expecting the shrinkage to be proportional to lambda). The grid's best lambda for the
+    design and for the design times ``factor`` on the grid times factor^2 (the same fits, so their
+    ratio is factor^2, the scale of X^T X / N), beside the eigenvalues of X^T X / N and how many of
+    them exceed the best lambda (the directions the penalty leaves nearly alone)."""
+    train, test = samples.designs(degree)
+    best = float(lambdas[ridge_path(train, samples.y, test, samples.y_test, lambdas)["expected_risk"].idxmin()])
+    scaled_grid = lambdas * factor**2
+    scaled = ridge_path(train * factor, samples.y, test * factor, samples.y_test, scaled_grid)
+    best_scaled = float(scaled_grid[scaled["expected_risk"].idxmin()])
+    eigenvalues = np.linalg.eigvalsh(train.T @ train / len(train))
+    return pd.DataFrame(
+        [
+            {
+                "factor": float(factor),
+                "factor_squared": float(factor) ** 2,
+                "best_lambda": best,
+                "best_lambda_scaled": best_scaled,
+                "best_lambda_ratio": best_scaled / best,
+                "gram_eigenvalue_min": float(eigenvalues.min()),
+                "gram_eigenvalue_max": float(eigenvalues.max()),
+                "eigenvalues_above_best_lambda": int((eigenvalues > best).sum()),
+                "parameters": int(train.shape[1]),
+            }
+        ]
+    )
