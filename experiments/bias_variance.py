@@ -6,7 +6,8 @@ with the noise and the expected training error per size and degree, the best deg
 what the sentences compare, sample by sample on the same fits: the most flexible fit against the
 most rigid, each degree's variance at the next size, the ends of the degree range against the best
 interior degree, the neighbouring sizes' optima against each other, the training error's steps and
-each degree's squared bias across sizes. Its figure (the decomposition against degree) is drawn
+each degree's squared bias across sizes; and each fit's expected error measured directly under
+squared and 0-1 loss against the three terms (decomposition_by_loss). Its figure (the decomposition against degree) is drawn
 from the first two tables by its figure rule (cvsuite.figures.bias_variance.draw).
 """
 
@@ -22,6 +23,7 @@ from cvsuite.studies.bias_variance import (
     rigid_and_flexible,
     training_error_steps,
 )
+from cvsuite.studies.decomposition_by_loss import decomposition_by_loss
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -40,6 +42,9 @@ def main(job: Job) -> StudyResult:
             "optimum_shift": optimum_shift(fits, best),
             "training_error_steps": training_error_steps(fits),
             "bias_across_n": bias_across_n(table),
+            "decomposition_by_loss": decomposition_by_loss(
+                fits, job.config["bias_variance"]["fresh_draws"], job.config["bias_variance"]["fresh_seed"]
+            ),
         }
     )
 

@@ -134,3 +134,17 @@ def test_the_lines_squared_bias_stays_while_a_flexible_fits_shrinks(table):
         table[(table["n"] == 25) & (table["degree"] == 1)]["bias_squared"].iloc[0]
     )
     assert across.loc[5, "bias_squared_at_largest_n"] < across.loc[5, "bias_squared_at_smallest_n"]
+
+
+def test_the_three_terms_add_up_for_squared_error_and_not_for_zero_one_error():
+    from cvsuite.studies.bias_variance import BiasVarianceSettings, fit_samples
+    from cvsuite.studies.decomposition_by_loss import decomposition_by_loss
+
+    settings = BiasVarianceSettings((30, 60), (0, 3), 60, 41, 2, 0.3, 1.0)
+    table = decomposition_by_loss(fit_samples(settings), 10, 4).set_index(["n", "degree"])
+    assert (table["squared_gap"].abs() <= 3 * table["squared_gap_se"] + 1e-12).all()
+    assert (table["squared_gap_share"] < 0.02).all()
+    # The constant classifier's majority is wrong on about half the range, where its "variance" is
+    # right: the three 0-1 terms overshoot the error by far.
+    assert (table.loc[(30, 0), "zero_one_gap"] + 3 * table.loc[(30, 0), "zero_one_gap_se"]) < 0
+    assert table["zero_one_three_terms"].ge(table["zero_one_noise"]).all()
