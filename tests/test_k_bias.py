@@ -205,3 +205,15 @@ def test_the_degree_ranking_counts_the_pairs_the_smallest_k_orders_against_the_t
         degree_ranking(others.sort_values("degree").assign(small_k_estimate=[1.0, 2.0, 3.0])).loc[0, "discordant_pairs"]
         == 0
     )
+
+
+def test_one_predictor_on_larger_validation_sets_is_scored_less_noisily():
+    from cvsuite.data.sine import train_and_test
+    from cvsuite.studies.k_bias_same_sample import validation_noise
+
+    samples = train_and_test(train_size=25, train_seed=3, test_size=800, test_seed=99, noise=0.3, half_width=1.0)
+    table = validation_noise(samples, 5, [1, 4, 16, 64], 400, 2)
+    errors = table["median_relative_error"].to_numpy()
+    assert (np.diff(errors) < 0).all() and (table["draws"] == 400).all()
+    # A mean of m losses: its relative error shrinks about as one over the root of m.
+    assert errors[3] / errors[1] == pytest.approx(0.25, rel=0.35)
