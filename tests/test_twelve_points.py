@@ -398,7 +398,7 @@ def test_random_folds_against_leave_one_out_matches_simulated_partitions_and_noi
     row = random_folds_against_leave_one_out(X, (1, 5), [10], 300, 3, MSE).set_index("model").loc["line"]
     rng = np.random.default_rng(8)
     estimates = []
-    for _ in range(6000):
+    for _ in range(2500):
         order, y = rng.permutation(12), rng.standard_normal(12)
         folds = [np.sort(order[f]) for f in positional_folds(12, 10)]
         errors = []
@@ -407,7 +407,7 @@ def test_random_folds_against_leave_one_out_matches_simulated_partitions_and_noi
             fit = np.polyfit(X[train], y[train], 1)
             errors.append(np.mean((y[fold] - np.polyval(fit, X[fold])) ** 2))
         estimates.append(np.mean(errors))
-    assert np.std(estimates) == pytest.approx(row["cv_sd"], rel=0.03)
+    assert np.std(estimates) == pytest.approx(row["cv_sd"], rel=0.05)  # 2500 draws: the s.d.'s s.e. is 1.4%
     assert row["loo_minus_k_cv_sd"] == pytest.approx(row["loo_cv_sd"] - row["cv_sd"], rel=1e-12)
     assert row["partitions"] == 300 and 0 < row["cv_sd_se"] < 0.01
 
