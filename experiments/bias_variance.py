@@ -7,8 +7,9 @@ what the sentences compare, sample by sample on the same fits: the most flexible
 most rigid, each degree's variance at the next size, the ends of the degree range against the best
 interior degree, the neighbouring sizes' optima against each other, the training error's steps and
 each degree's squared bias across sizes; and each fit's expected error measured directly under
-squared and 0-1 loss against the three terms (decomposition_by_loss). Its figure (the decomposition against degree) is drawn
-from the first two tables by its figure rule (cvsuite.figures.bias_variance.draw).
+squared and 0-1 loss against the three terms (decomposition_by_loss). Its figure (the
+decomposition against degree) is drawn from the first two tables by its figure rule
+(cvsuite.figures.bias_variance.draw).
 """
 
 from cvsuite.studies.bias_variance import (

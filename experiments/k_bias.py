@@ -4,8 +4,9 @@ Writes the K table (truth, CV estimate, bias, standard error, spread over shuffl
 sizes), the standard-error range, the K = 5 partition of Figure 8.4, and what the document's words
 about the table rest on: the shuffles behind each mean, many more shuffles of the same sample, the
 book's two sources of error, the same sample at neighbouring degrees and how the smallest K ranks
-them, and the full-data fit scored on validation sets of growing size. Its figures (the document's second figure, the partition grid with the document's table of K
-beside it) are drawn from these tables by its figure rule (cvsuite.figures.k_bias.draw).
+them, and the full-data fit scored on validation sets of growing size. Its figures (the
+document's second figure, the partition grid with the document's table of K beside it) are drawn
+from these tables by its figure rule (cvsuite.figures.k_bias.draw).
 """
 
 from cvsuite.data.sine import train_and_test
@@ -46,7 +47,11 @@ def main(job: Job) -> StudyResult:
             "other_degrees": others,
             "degree_ranking": degree_ranking(others),
             "validation_noise": validation_noise(
-                samples, settings.degree, params["validation_sizes"], params["validation_draws"], params["validation_seed"]
+                samples,
+                settings.degree,
+                params["validation_sizes"],
+                params["validation_draws"],
+                params["validation_seed"],
             ),
         },
     )

@@ -5,9 +5,9 @@ best lambda's exchange rate with what the path's words rest on (the penalty agai
 prior, how far the unregularised terms cancel, the grid's least training risk against the
 unregularised one), the worked example's closed form beside a numerical ridge solve with its printed
 algebra, Step 1's expansion, the fit below the grid, the penalised unit feature against an
-unpenalised intercept, and how the best lambda moves with the scale of the design. Its figures (the path's risks and norm, and
-the worked example's closed form against ridge solves) are drawn from these tables by its figure
-rule (cvsuite.figures.ridge_path.draw).
+unpenalised intercept, and how the best lambda moves with the scale of the design. Its figures
+(the path's risks and norm, and the worked example's closed form against ridge solves) are drawn
+from these tables by its figure rule (cvsuite.figures.ridge_path.draw).
 """
 
 import numpy as np

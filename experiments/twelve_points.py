@@ -103,7 +103,9 @@ def main(job: Job) -> StudyResult:
             "against_leave_one_out": against_loo.assign(data=BOTH_DESIGNS_DATA),
             "uneven_folds_against_leave_one_out": by_folds.against_leave_one_out(
                 by_folds.expectations_by_folds(
-                    design.x, design.degrees, [*by_folds.unequal_fold_counts(design.n, max(design.degrees)), design.n],
+                    design.x,
+                    design.degrees,
+                    [*by_folds.unequal_fold_counts(design.n, max(design.degrees)), design.n],
                     convention,
                 )
             ).assign(data=EXPECTED_DATA),

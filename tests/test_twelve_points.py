@@ -315,7 +315,9 @@ def test_leave_one_out_loss_dependence_matches_simulated_losses():
         assert correlation.mean() == pytest.approx(row["mean_loss_correlation"], abs=0.01)
         residual_correlation = np.abs(np.corrcoef(residuals.T))[~np.eye(12, dtype=bool)]
         assert residual_correlation.mean() == pytest.approx(row["mean_abs_residual_correlation"], abs=0.01)
-    assert 0 < table.loc["line", "dependence_variance_increase"] < table.loc["polynomial", "dependence_variance_increase"]
+    assert (
+        0 < table.loc["line", "dependence_variance_increase"] < table.loc["polynomial", "dependence_variance_increase"]
+    )
 
 
 def test_against_leave_one_out_with_x_drawn_pairs_the_same_designs():
