@@ -114,10 +114,13 @@ def test_the_variance_and_its_three_terms_are_the_moments_over_datasets(moments)
         assert row["cv_variance"] == pytest.approx(np.mean((cv_error - mu) ** 2), rel=1e-9)
         assert row["sigma2"] == pytest.approx(np.mean(centred**2), rel=1e-9)
         assert row["gamma"] == pytest.approx(np.mean(other), rel=1e-9, abs=1e-15)
+        # Their standard errors are those of the per-dataset means (mu held at its pooled value).
+        assert row["gamma_se"] == pytest.approx(np.std(other, ddof=1) / np.sqrt(len(other)), rel=1e-9, abs=1e-15)
         if n_folds < n:
             assert row["omega"] == pytest.approx(np.mean(same), rel=1e-9, abs=1e-15)
+            assert row["omega_se"] == pytest.approx(np.std(same, ddof=1) / np.sqrt(len(same)), rel=1e-9, abs=1e-15)
         else:
-            assert np.isnan(row["omega"])  # leave-one-out: no two errors share a fold
+            assert np.isnan(row["omega"]) and np.isnan(row["omega_se"])  # leave-one-out: no two errors share a fold
         assert row["binomial_variance"] == pytest.approx((1 - mu) * mu / n, rel=1e-12)
 
 

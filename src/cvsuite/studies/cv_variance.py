@@ -67,7 +67,8 @@ def dataset_error_moments(
 
 
 def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
-    """Per K: Var[CV] over datasets, Kohavi's a(1-a)/n, sigma^2, omega, gamma and their identity.
+    """Per K: Var[CV] over datasets, Kohavi's a(1-a)/n, sigma^2, omega, gamma (with their Monte
+    Carlo standard errors, to test them against 0) and their identity.
 
     Moments are taken about the mean error over all datasets and images, with population (1/M)
     averages over the M datasets, so the identity holds exactly up to rounding; each is a Monte Carlo
@@ -90,6 +91,16 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
         gamma = float(
             np.mean(block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2) / (n * (n - m))
         )
+        # Each is a mean over the datasets of one term per dataset: its standard error is theirs (the
+        # pooled mean mu, estimated from all of them, adds a part of order 1/datasets, left out).
+        omega_se = (
+            standard_error((block["same_fold_products"] - 2 * mu * (m - 1) * s1 + n * (m - 1) * mu**2) / (n * (m - 1)))
+            if m > 1
+            else np.nan
+        )
+        gamma_se = standard_error(
+            (block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2) / (n * (n - m))
+        )
         cv_error = 1 - block["cv_accuracy"]
         variance = float(np.mean((cv_error - mu) ** 2))
         identity = sigma2 / n + ((m - 1) / n * omega if m > 1 else 0.0) + (n - m) / n * gamma
@@ -109,7 +120,9 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
                 "variance_over_binomial": variance / (accuracy * (1 - accuracy) / n),
                 "sigma2": sigma2,
                 "omega": omega,
+                "omega_se": omega_se,
                 "gamma": gamma,
+                "gamma_se": gamma_se,
                 "decomposition": identity,
                 "identity_gap": abs(identity - variance),
                 "naive_std_error_rms": float(np.sqrt(np.mean(block["naive_std_error"] ** 2))),
