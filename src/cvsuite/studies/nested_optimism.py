@@ -92,7 +92,10 @@ def ranking_robustness(scores: pd.DataFrame) -> pd.DataFrame:
     ranking is the more robust where the optimism exceeds the regret, paired over datasets. The fold
     noise is shared where the candidates' errors (score - true accuracy) move together over datasets:
     the share of their variance that is common to every candidate of a dataset (the variance of the
-    dataset's mean error over the mean of the candidates' variances), with a bootstrap s.e.
+    dataset's mean error over the mean of the candidates' variances), with a bootstrap s.e. Beside
+    them: how the scores track the truths (their correlation over the candidates, per dataset) and
+    what the pick gains in truth (the winner's true accuracy over the candidates' mean), each
+    averaged over the datasets with its standard error.
     """
     if scores.empty:
         return pd.DataFrame(columns=RANKING_COLUMNS)
@@ -108,9 +111,10 @@ def ranking_robustness(scores: pd.DataFrame) -> pd.DataFrame:
                 truth.max() - truth[winner],
                 block["cv_score"].to_numpy()[winner] - truth[winner],
                 np.corrcoef(block["cv_score"], truth)[0, 1],
+                truth[winner] - truth.mean(),
             )
         )
-    regret, optimism, correlation = (np.array(column) for column in zip(*rows))
+    regret, optimism, correlation, pick_gain = (np.array(column) for column in zip(*rows))
     draws, seed = RANKING_BOOTSTRAP
     rng = np.random.default_rng(seed)
     resampled = [_shared_share(errors.iloc[rng.integers(0, len(errors), len(errors))]) for _ in range(draws)]
@@ -126,6 +130,9 @@ def ranking_robustness(scores: pd.DataFrame) -> pd.DataFrame:
                 "optimism_minus_regret": (optimism - regret).mean(),
                 "optimism_minus_regret_se": standard_error(optimism - regret),
                 "mean_score_truth_correlation": correlation.mean(),
+                "mean_score_truth_correlation_se": standard_error(correlation),
+                "winner_truth_over_mean_candidate": pick_gain.mean(),
+                "winner_truth_over_mean_candidate_se": standard_error(pick_gain),
                 "shared_error_share": _shared_share(errors),
                 "shared_error_share_se": float(np.std(resampled, ddof=1)),
             }
@@ -143,6 +150,9 @@ RANKING_COLUMNS = [
     "optimism_minus_regret",
     "optimism_minus_regret_se",
     "mean_score_truth_correlation",
+    "mean_score_truth_correlation_se",
+    "winner_truth_over_mean_candidate",
+    "winner_truth_over_mean_candidate_se",
     "shared_error_share",
     "shared_error_share_se",
 ]
