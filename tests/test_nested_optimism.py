@@ -86,4 +86,9 @@ def test_the_ranking_is_judged_by_the_regret_beside_the_winners_optimism():
     assert table["mean_optimism"] == pytest.approx(np.mean([0.10, 0.15, 0.07, 0.12]))
     assert table["optimism_minus_regret"] == pytest.approx(table["mean_optimism"] - table["mean_regret"])
     assert table["optimism_minus_regret"] > 2 * table["optimism_minus_regret_se"]  # what the ordered judge reads
+    # The winner (truth 0.60) against its dataset's candidates' mean truth, (1.70 + regret) / 3.
+    gains = [0.60 - (1.70 + regret) / 3 for regret in (0.01, 0.02, 0.0, 0.01)]
+    assert table["winner_truth_over_mean_candidate"] == pytest.approx(np.mean(gains))
+    assert table["winner_truth_over_mean_candidate_se"] == pytest.approx(np.std(gains, ddof=1) / 2)
+    assert 0 < table["mean_score_truth_correlation"] <= 1 and table["mean_score_truth_correlation_se"] >= 0
     assert ranking_robustness(candidate_scores([]).iloc[0:0]).empty
