@@ -83,24 +83,14 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
         mu = block["error_sum"].sum() / (n * datasets)
         s1 = block["error_sum"]
         sigma2 = float(np.mean(s1 - 2 * mu * s1 + n * mu**2) / n)  # errors are 0/1, so e^2 = e
-        omega = (
-            float(np.mean(block["same_fold_products"] - 2 * mu * (m - 1) * s1 + n * (m - 1) * mu**2) / (n * (m - 1)))
-            if m > 1
-            else np.nan
-        )
-        gamma = float(
-            np.mean(block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2) / (n * (n - m))
-        )
-        # Each is a mean over the datasets of one term per dataset: its standard error is theirs (the
-        # pooled mean mu, estimated from all of them, adds a part of order 1/datasets, left out).
-        omega_se = (
-            standard_error((block["same_fold_products"] - 2 * mu * (m - 1) * s1 + n * (m - 1) * mu**2) / (n * (m - 1)))
-            if m > 1
-            else np.nan
-        )
-        gamma_se = standard_error(
-            (block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2) / (n * (n - m))
-        )
+        # omega and gamma are means over the datasets of one term per dataset (about the pooled mean
+        # mu): their standard errors are the terms' (mu's own noise, of order 1/datasets, left out).
+        same = block["same_fold_products"] - 2 * mu * (m - 1) * s1 + n * (m - 1) * mu**2
+        other = block["other_fold_products"] - 2 * mu * (n - m) * s1 + n * (n - m) * mu**2
+        omega = float(np.mean(same) / (n * (m - 1))) if m > 1 else np.nan
+        omega_se = standard_error(same / (n * (m - 1))) if m > 1 else np.nan
+        gamma = float(np.mean(other) / (n * (n - m)))
+        gamma_se = standard_error(other / (n * (n - m)))
         cv_error = 1 - block["cv_accuracy"]
         variance = float(np.mean((cv_error - mu) ** 2))
         identity = sigma2 / n + ((m - 1) / n * omega if m > 1 else 0.0) + (n - m) / n * gamma

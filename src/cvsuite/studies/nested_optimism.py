@@ -21,6 +21,7 @@ def selection_summary(selection: pd.DataFrame, n_candidates: int) -> pd.DataFram
     dataset ("Estimating Out-of-Sample Error": the outer estimate "will be larger than the inner best
     score", in error, so lower in accuracy)."""
     rows = selection[selection["n_candidates"] == n_candidates]
+    inner_best_minus_nested = rows["non_nested_score"] - rows["nested_estimate"]
     return pd.DataFrame(
         [
             {
@@ -41,8 +42,8 @@ def selection_summary(selection: pd.DataFrame, n_candidates: int) -> pd.DataFram
                     (rows["nested_estimate"] > rows["true_accuracy"]).sum()
                     - (rows["nested_estimate"] < rows["true_accuracy"]).sum()
                 ),
-                "inner_best_minus_nested": (rows["non_nested_score"] - rows["nested_estimate"]).mean(),
-                "inner_best_minus_nested_se": standard_error(rows["non_nested_score"] - rows["nested_estimate"]),
+                "inner_best_minus_nested": inner_best_minus_nested.mean(),
+                "inner_best_minus_nested_se": standard_error(inner_best_minus_nested),
             }
         ]
     )

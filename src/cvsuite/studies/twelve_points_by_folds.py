@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.methods.fold_statistics import MODELS, Convention, Design, residual_operators, statistics_from_sums
-from cvsuite.methods.folds import positional_folds
+from cvsuite.methods.folds import fold_size_range, positional_folds
 
 FIXED_DESIGN = "fixed"  # x fixed at the example's 1..n, as printed (``against_leave_one_out``'s design column)
 
@@ -30,8 +30,7 @@ FIXED_DESIGN = "fixed"  # x fixed at the example's 1..n, as printed (``against_l
 def unequal_fold_counts(n: int, largest_degree: int) -> list[int]:
     """The k (2..n-1) that do not split n observations into equal folds (step 3's "roughly equal
     size") and leave at least largest_degree + 1 to fit."""
-    largest_fold = lambda k: (n + k - 1) // k  # noqa: E731 - positional folds of n, as positional_folds makes them
-    return [k for k in range(2, n) if n % k and n - largest_fold(k) >= largest_degree + 1]
+    return [k for k in range(2, n) if n % k and fold_size_range(n, k)["train_size_min"] >= largest_degree + 1]
 
 
 def equal_fold_counts(n: int, largest_degree: int) -> list[int]:
@@ -139,7 +138,7 @@ def random_folds_against_leave_one_out(
     x = np.asarray(x, dtype=float)
     n = len(x)
     for k in fold_counts:
-        if not 2 <= k < n or n - (n + k - 1) // k < max(degrees) + 1:
+        if not 2 <= k < n or fold_size_range(n, k)["train_size_min"] < max(degrees) + 1:
             raise ValueError(
                 f"random folds: k = {k} must be 2..{n - 1} and leave {max(degrees) + 1} observations to fit a "
                 f"degree-{max(degrees)} polynomial (twelve_points.random_fold_counts)"
