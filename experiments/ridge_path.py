@@ -5,7 +5,8 @@ best lambda's exchange rate with what the path's words rest on (the penalty agai
 prior, how far the unregularised terms cancel, the grid's least training risk against the
 unregularised one), the worked example's closed form beside a numerical ridge solve with its printed
 algebra, Step 1's expansion, the fit below the grid, the penalised unit feature against an
-unpenalised intercept, and how the best lambda moves with the scale of the design. Its figures
+unpenalised intercept, how the best lambda moves with the scale of the design, and the fit's shape
+along the path (effective degrees of freedom, roughness, its gap to the true curve). Its figures
 (the path's risks and norm, and the worked example's closed form against ridge solves) are drawn
 from these tables by its figure rule (cvsuite.figures.ridge_path.draw).
 """
@@ -24,6 +25,7 @@ from cvsuite.studies.ridge_path_mechanics import (
     with_printed_algebra,
     with_steps_from_best,
 )
+from cvsuite.studies.ridge_path_shape import curve_shape, curve_shape_summary
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -43,6 +45,7 @@ def main(job: Job) -> StudyResult:
     # Step 4 reads the exchange rate between the table's first two rows (lambda = 0 and 1).
     exchange = worked_example_exchange(worked, float(we["lambdas"][0]), float(we["lambdas"][1]))
 
+    shape = curve_shape(samples, params["degree"], RidgeGrid.from_block(params).lambdas())
     tables = {
         "lambda_table": table,
         "lambda_grid": with_steps_from_best(grid),
@@ -55,6 +58,8 @@ def main(job: Job) -> StudyResult:
         "lambda_scale": lambda_scale(
             samples, params["degree"], RidgeGrid.from_block(params).lambdas(), params["lambda_scale_factor"]
         ),
+        "curve_shape": shape,
+        "curve_shape_summary": curve_shape_summary(shape, samples, params["degree"], table),
     }
     return StudyResult(tables=tables)
 

@@ -174,3 +174,29 @@ def test_the_best_lambda_moves_with_the_square_of_the_designs_scale():
     row = lambda_scale(samples, 8, np.geomspace(1e-9, 1e2, 60), 2.0).iloc[0]
     assert row["best_lambda_ratio"] == pytest.approx(4.0, rel=1e-12)
     assert row["gram_eigenvalue_min"] < row["best_lambda"] < row["gram_eigenvalue_max"] and row["parameters"] == 9
+
+
+def test_the_curves_shape_along_the_path_reads_its_hat_matrix_its_roughness_and_its_gap():
+    from cvsuite.data.sine import SineSamples
+    from cvsuite.methods.ridge import ridge_coefficients
+    from cvsuite.studies.ridge_path_shape import curve_shape, curve_shape_summary
+
+    samples = train_and_test(train_size=25, train_seed=3, test_size=200, test_seed=99, noise=0.3, half_width=3.0)
+    lambdas = np.geomspace(1e-6, 10, 30)
+    shape = curve_shape(samples, 6, lambdas)
+    design, _ = samples.designs(6)
+    n, lam = len(design), float(lambdas[7])
+    hat = design @ np.linalg.solve(design.T @ design / n + lam * np.eye(7), design.T / n)
+    assert shape["effective_df"].iloc[8] == pytest.approx(np.trace(hat), rel=1e-10)
+    assert shape["effective_df"].iloc[0] == pytest.approx(7)  # lambda = 0: the parameters
+    assert shape["theta_norm"].iloc[8] == pytest.approx(np.linalg.norm(ridge_coefficients(design, samples.y, lam)))
+    # On a straight line through noiseless points the curve is the line: no roughness, no gap.
+    x = np.linspace(-3, 3, 25)
+    line = SineSamples(x, 0.5 * x, x, 0.5 * x, 3.0)
+    flat = curve_shape(line, 1, np.array([1e-12]))
+    assert flat["roughness"].max() < 1e-12 and flat["largest_gap_to_signal"].iloc[0] > 0  # the signal is a sine
+    table = pd.DataFrame({"lambda": [0.0, 1.0], "train_risk": [0.1, 0.8], "expected_risk": [0.6, 0.4]})
+    row = curve_shape_summary(shape, samples, 6, table).iloc[0]
+    assert row["trade_margin_min"] > 0  # the ridge fit minimises the penalised risk
+    assert row["largest_lambda_train_over_best_expected"] == pytest.approx(0.8 / 0.4)
+    assert 0 <= row["roughness_with_norm_share"] <= 1

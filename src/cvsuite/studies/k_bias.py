@@ -195,6 +195,8 @@ def k_bias_table(samples: SineSamples, settings: KBiasSettings, runs: list[Shuff
                 "K": k,
                 "train_size_min": int(sizes.min()),
                 "train_size_max": int(sizes.max()),
+                # The largest held-out fold: what the smallest training set leaves for validation.
+                "validation_size_max": int(n - sizes.min()),
                 "n_parameters": settings.degree + 1,
                 "truth": truth,
                 "cv_estimate": estimate,
