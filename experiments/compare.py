@@ -2,7 +2,8 @@
 
 Reads the registry (registry/<document>.yaml and its vague words), the list of studies
 (studies.yaml), the schema's defaults
-(the documents' settings) and the studies' tables; writes results/comparison.csv, REPORT.md, the
+(the documents' settings), the census (registry/census.csv) and the studies' tables; writes
+results/comparison.csv, the coverage of the census (results/coverage.csv), REPORT.md, the
 sortable comparison and errata pages, the site (results/site, cvsuite.published.site) and the
 Snakemake report's first page. It completes at any config and whatever the verdicts; the test suite
 is what fails when a number does not read as the registry expects. One exception: at the documents'
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from cvsuite.published.census import coverage
 from cvsuite.published.comparison import compare, refuse_missing_rows
 from cvsuite.published.html_tables import sortable_page
 from cvsuite.published.records import read_records, read_vague_words
@@ -49,7 +51,14 @@ REMARKS_INTRO = (
 
 
 def main(
-    registry: str, catalog_path: str, schema_path: str, config: dict, figure_checks: list[str], notes_files, out
+    registry: str,
+    catalog_path: str,
+    schema_path: str,
+    config: dict,
+    figure_checks: list[str],
+    notes_files,
+    census_path: str,
+    out,
 ) -> None:
     catalog = load_catalog(catalog_path)
     by_name = {
@@ -65,6 +74,9 @@ def main(
     if not changes:
         refuse_missing_rows(comparison)
     write_table(comparison, out.comparison)
+    census = pd.read_csv(census_path, keep_default_na=False, dtype=str)
+    covered = coverage(census, dict(zip(comparison["claim"], comparison["status"])))
+    write_table(covered, out.coverage)
     write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
     where = ["claim", "document", "section", "where", "published", "reproduced_as_printed"]
     shown = where + ["erratum", "reading", "judge", "statistic", "note", "figure"]
@@ -91,7 +103,7 @@ def main(
         s.name: json.loads(Path("results", s.name, "provenance.json").read_text())["packages"]
         for s in catalog.studies.values()
     }
-    write_text(render_report(comparison, sections, changes, versions), out.report)
+    write_text(render_report(comparison, sections, changes, versions, covered), out.report)
     write_table(read_tables(figure_checks), out.figure_checks)
     shown = [
         SiteStudy(s.name, s.title, s.source, [(f, caption_of(s.name, f)) for f in s.figures])
@@ -120,6 +132,7 @@ if __name__ == "__main__":
             snakemake.params.config,
             list(snakemake.input.figure_checks),
             list(snakemake.input.notes),
+            snakemake.input.census,
             snakemake.output,
         )
     end_job_process()

@@ -7,6 +7,7 @@ rule compare:
         code=code_of("experiments/compare.py"),
         captions=figure_captions(),
         registry=REGISTRY,
+        census="registry/census.csv",
         notes=sorted(str(p) for p in Path("docs/notes").glob("*.md")),
         studies="studies.yaml",
         schema="schemas/config.schema.yaml",
@@ -17,6 +18,7 @@ rule compare:
         figure_provenance=[study(n).figure_outputs()["provenance"] for n in CATALOG.studies if study(n).figures],
     output:
         comparison="results/comparison.csv",
+        coverage="results/coverage.csv",
         figure_checks="results/figure_checks.csv",
         report="results/REPORT.md",
         comparison_page=report("results/comparison.html", caption=CAPTIONS / "comparison.rst", category="published numbers"),

@@ -1,87 +1,127 @@
-"""docs/directional_sentences.md, the hand-kept census of the documents' directional sentences,
-held to the registry and the documents: every record it names exists, its counts line is its table's
-tally, and every sentence it quotes stands in its document."""
+"""The census (registry/census.csv, docs/census.md): every clause of the documents, judged by the
+registry's records or left out with a reason (registry/left_out.yaml). Held to the registry always,
+and to the documents where they stand beside the repository."""
 
-import re
-from collections import Counter
+import importlib.util
 
+import pandas as pd
 import pytest
+import yaml
 
 from conftest import ROOT, project_records
+from cvsuite.published.census import (
+    JUDGED,
+    NOT_CHECKABLE,
+    NOT_JUDGED,
+    CensusError,
+    census_markdown,
+    census_rows,
+    coverage,
+    read_left_out,
+)
+from cvsuite.published.records import Record
 
-CENSUS = ROOT / "docs" / "directional_sentences.md"
 SEEDS = ROOT.parent / "shared" / "seeds"
-DOCUMENTS = {"000": "000_03a96ac40e6e345a.txt", "001": "001_5fb05c4d99f1d53f.txt", "003": "003_ff2a940f8de55ba7.txt"}
-# A record id as the census names it: dotted, starting with a letter; a trailing * names a family.
-RECORD_ID = re.compile(r"\b[a-z][a-z0-9]*(?:\.[a-z0-9*-]+)+")
+CENSUS = ROOT / "registry" / "census.csv"
 
 
-def census_rows() -> list[dict[str, str]]:
-    keys = ("number", "document", "section", "sentence", "records", "status", "reason")
-    rows = []
-    for line in CENSUS.read_text(encoding="utf-8").splitlines():
-        if re.match(r"\| \d+ \|", line):
-            cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
-            assert len(cells) == len(keys), f"census row {cells[0]} has {len(cells)} cells, not {len(keys)}"
-            rows.append(dict(zip(keys, cells, strict=True)))
-    return rows
+def committed_census() -> pd.DataFrame:
+    return pd.read_csv(CENSUS, keep_default_na=False, dtype=str)
 
 
-def test_every_record_the_census_names_is_in_the_registry():
-    ids = {record.id for record in project_records()}
-    unknown = []
-    for row in census_rows():
-        for name in RECORD_ID.findall(row["records"]):
-            known = any(i.startswith(name.split("*")[0]) for i in ids) if "*" in name else name in ids
-            if not known:
-                unknown.append(f"row {row['number']}: {name}")
-    assert not unknown, "the census names records the registry does not have:\n" + "\n".join(unknown)
+def left_out_entries():
+    data = yaml.safe_load((ROOT / "registry" / "left_out.yaml").read_text(encoding="utf-8"))
+    return read_left_out(data, "registry/left_out.yaml")
 
 
-def test_the_census_counts_line_is_its_tally():
-    rows = census_rows()
-    status = Counter("registered" if r["status"].startswith("registered") else r["status"] for r in rows)
-    left_out = [r for r in rows if r["status"] == "unregistered"]
-    checkable = sum(r["reason"].startswith("Left out for a later issue") for r in left_out)
-    text = CENSUS.read_text(encoding="utf-8")
-    said = re.search(
-        r"Counts: (\d+) registered.*?(\d+) partly registered, (\d+) left out \((\d+) of them not "
-        r"checkable.*?(\d+) checkable",
-        text,
-        re.S,
+def test_the_census_names_every_record_once_and_no_other():
+    census = committed_census()
+    named = [i for ids in census["records"] for i in ids.split()]
+    ids = [r.id for r in project_records()]
+    assert sorted(named) == sorted(ids), (
+        "registry/census.csv and the registry disagree: rerun python experiments/write_census.py\n"
+        f"not in the census: {sorted(set(ids) - set(named))[:10]}; not in the registry: "
+        f"{sorted(set(named) - set(ids))[:10]}"
     )
-    assert said, "the census has no counts line"
-    assert [int(n) for n in said.groups()] == [
-        status["registered"],
-        status["partial"],
-        len(left_out),
-        len(left_out) - checkable,
-        checkable,
-    ]
-    assert all(r["records"] == "—" for r in left_out), "a left-out row names records"
-    assert all(r["records"] != "—" for r in rows if r["status"] != "unregistered"), "a registered row names none"
 
 
-def pieces_in_order(quote: str, text: str) -> bool:
-    """Each piece of a census quote (split at its ' ... ', ' / ', ⏎ and ⇥ marks) in ``text``, in order."""
-    at = 0
-    for piece in re.split(r" \.\.\. | / |⏎|⇥", quote):
-        piece = piece.strip().rstrip("\\").strip()
-        if piece:
-            found = text.find(piece, at)
-            if found < 0:
-                return False
-            at = found + len(piece)
-    return True
+def test_the_census_lists_every_left_out_clause_and_no_other():
+    _, clauses = left_out_entries()
+    census = committed_census()
+    listed = census[census["status"] != JUDGED]
+    assert sorted(zip(listed["quote"], listed["status"])) == sorted(
+        (" ".join(c.quote.replace("\t", " ⇥ ").split()), c.status) for c in clauses
+    ), "registry/census.csv and registry/left_out.yaml disagree: rerun python experiments/write_census.py"
+
+
+def test_docs_census_md_is_the_census_written_out():
+    assert (ROOT / "docs" / "census.md").read_text(encoding="utf-8") == census_markdown(committed_census())
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the documents are not beside the repository ({SEEDS})")
-def test_every_sentence_the_census_quotes_stands_in_its_document():
-    texts = {doc: (SEEDS / name).read_text(encoding="utf-8") for doc, name in DOCUMENTS.items()}
-    lost = [
-        f"row {r['number']} ({r['document']}): {r['sentence'][:70]}"
-        for r in census_rows()
-        if not r["sentence"].startswith("[table]")
-        and not pieces_in_order(r["sentence"].strip("“”"), texts[r["document"]])
+def test_the_committed_census_is_what_write_census_writes_from_the_documents(tmp_path):
+    spec = importlib.util.spec_from_file_location("write_census", ROOT / "experiments" / "write_census.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    (tmp_path / "registry").mkdir()
+    (tmp_path / "docs").mkdir()
+    module.main(SEEDS, tmp_path)
+    assert (tmp_path / "registry" / "census.csv").read_text() == CENSUS.read_text(), "rerun experiments/write_census.py"
+    assert (tmp_path / "docs" / "census.md").read_text() == (ROOT / "docs" / "census.md").read_text()
+
+
+# The census on a document made up for the test.
+TEXT = "Title\n\nFirst\nAlpha rises with beta. Gamma is an opinion.\n\nSecond\nDelta falls; epsilon exists.\n"
+SECTIONS = {"Doc": [("Opening", "Title"), ("First", "First"), ("Second", "Second")]}
+
+
+def record(id_: str, quote: str, judge: str = "sign", where: str = "") -> Record:
+    from cvsuite.published.records import Reading
+
+    reading = Reading(statistic="s/t.csv.c", judge=judge, params={"above": "0"} if judge == "sign" else {})
+    return Record(id_, "Doc", "Doc", "", quote, "True", f"test, {id_}", where=where, readings=(reading,))
+
+
+def left(quote: str, status: str = NOT_JUDGED):
+    data = {"sections": {"Doc": [{"name": n, "starts": s} for n, s in SECTIONS["Doc"]]}}
+    data["not_checkable" if status == NOT_CHECKABLE else "not_judged"] = [
+        {"document": "Doc", "quote": quote, ("reason" if status == NOT_CHECKABLE else "check"): "why"}
     ]
-    assert not lost, "census quotes not found in their documents:\n" + "\n".join(lost)
+    return read_left_out(data, "left_out.yaml")[1]
+
+
+def test_the_census_merges_records_and_left_out_clauses_in_the_documents_order_by_section():
+    records = [
+        record("a.rises", "Alpha rises with beta."),
+        record("a.rises2", "Alpha rises with beta."),
+        record("d", "Delta falls"),
+    ]
+    clauses = left("Gamma is an opinion.", NOT_CHECKABLE) + left("epsilon exists")
+    census = census_rows(records, clauses, SECTIONS, {"Doc": TEXT})
+    assert list(census["quote"]) == ["Alpha rises with beta.", "Gamma is an opinion.", "Delta falls", "epsilon exists"]
+    assert list(census["section"]) == ["First", "First", "Second", "Second"]
+    assert list(census["status"]) == [JUDGED, NOT_CHECKABLE, JUDGED, NOT_JUDGED]
+    assert census["records"].iloc[0] == "a.rises a.rises2"  # one clause, two records
+    covered = coverage(census, {"a.rises": "reproduced", "a.rises2": "differs", "d": "reproduced", "x": "differs"})
+    first = covered.iloc[0]
+    assert (first["clauses"], first["judged"], first["not_checkable"], first["reproduced"], first["differs"]) == (
+        2,
+        1,
+        1,
+        1,
+        1,
+    )
+    assert covered.iloc[1]["not_judged_yet"] == 1
+    assert covered.iloc[-1]["section"] == "(not in the census)" and covered.iloc[-1]["records"] == 1
+
+
+def test_a_left_out_clause_a_claim_quotes_or_the_document_lacks_is_refused_by_name():
+    with pytest.raises(CensusError, match="a record already quotes it"):
+        census_rows([record("a", "Alpha rises with beta.")], left("rises with beta"), SECTIONS, {"Doc": TEXT})
+    with pytest.raises(CensusError, match="its quote is not in 'Doc'"):
+        census_rows([], left("Zeta is absent"), SECTIONS, {"Doc": TEXT})
+    # A printed number's record quotes its sentence without judging the sentence's claims.
+    number = record("n", "Alpha rises with beta.", judge="rounded")
+    assert len(census_rows([number], left("rises with beta"), SECTIONS, {"Doc": TEXT})) == 2
+    with pytest.raises(CensusError, match="not_judged entry 1: needs check"):
+        read_left_out({"sections": {"Doc": []}, "not_judged": [{"document": "Doc", "quote": "q"}]}, "left_out.yaml")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, project_records
+from cvsuite.published.census import quote_position
 from cvsuite.published.published_values import published_value
 from cvsuite.published.records import DOCUMENTS, WORDED_FIELDS, RecordError, read_records
 
@@ -209,23 +210,7 @@ def test_published_value_reads_a_record_and_names_a_missing_one(tmp_path):
         published_value(records, "x.z")
 
 
-def quote_found(quote: str, text: str, start: int) -> int | None:
-    """Where ``quote`` stands in ``text`` at or after ``start``: each piece between its ``...``
-    elisions verbatim, in order, within one paragraph of the one before; None if it does not."""
-    pieces = [p.strip() for p in quote.split("...") if p.strip()] if "..." in quote else [quote]
-    at = text.find(pieces[0], start)
-    while at >= 0:
-        end, ok = at + len(pieces[0]), True
-        for piece in pieces[1:]:
-            nxt = text.find(piece, end)
-            if nxt < 0 or "\n\n" in text[end:nxt] or nxt - end > 600:
-                ok = False
-                break
-            end = nxt + len(piece)
-        if ok:
-            return at
-        at = text.find(pieces[0], at + 1)
-    return None
+quote_found = quote_position  # where a quote stands in its document, as the census finds it
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the documents are not beside the repository ({SEEDS})")

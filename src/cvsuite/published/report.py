@@ -101,10 +101,49 @@ def versions_line(versions: dict[str, dict[str, str]]) -> str:
     )
 
 
+# The verdicts a coverage row counts, as its column headings read.
+SHORT_VERDICTS = {
+    "reproduced": "reproduced",
+    "reproduced by construction": "by construction",
+    "consistent": "consistent",
+    "differs": "differs",
+    "inconclusive": "inconclusive",
+    "not reproducible": "not reproducible",
+}
+
+
+def coverage_lines(coverage: pd.DataFrame) -> list[str]:
+    """The census in words and per document and section: how many clauses are judged, how many no
+    computation can judge, how many are not judged yet, and what the judged ones' records read."""
+    total = coverage[["clauses", "judged", "not_checkable", "not_judged_yet", "records"]].sum()
+    lines = [
+        f"The documents state {total['clauses']} clauses (docs/census.md lists each): {total['judged']} are judged "
+        f"by {total['records']} records, {total['not_checkable']} are not checkable by any computation (each with "
+        f"its reason), and {total['not_judged_yet']} are checkable and not judged yet.",
+        "",
+        "| document | section | clauses | judged | not checkable | not judged yet | records | "
+        + " | ".join(SHORT_VERDICTS.values())
+        + " |",
+        "|---|---|---|---|---|---|---|" + "---|" * len(SHORT_VERDICTS),
+    ]
+    for row in coverage.to_dict("records"):
+        counts = " | ".join(str(row[verdict]) for verdict in SHORT_VERDICTS)
+        lines.append(
+            f"| {_cell(row['document'])} | {_cell(row['section'])} | {row['clauses']} | {row['judged']} | "
+            f"{row['not_checkable']} | {row['not_judged_yet']} | {row['records']} | {counts} |"
+        )
+    return lines + [""]
+
+
 def render_report(
-    comparison: pd.DataFrame, studies: list[StudySection], changes: list[tuple] = (), versions: dict | None = None
+    comparison: pd.DataFrame,
+    studies: list[StudySection],
+    changes: list[tuple] = (),
+    versions: dict | None = None,
+    coverage: pd.DataFrame | None = None,
 ) -> str:
-    """Markdown: verdicts, changed settings, errata, then per study its figures and numbers."""
+    """Markdown: verdicts, the census's coverage, changed settings, errata, then per study its
+    figures and numbers."""
     counts = verdict_counts(comparison)
     lines = [
         "# Published and reproduced",
@@ -130,6 +169,8 @@ def render_report(
             "precision between them (tests/test_versions.py).",
             "",
         ]
+    if coverage is not None:
+        lines += ['<a id="coverage"></a>', "## Coverage", ""] + coverage_lines(coverage)
     lines += ["## Settings that differ from the documents'", ""]
     if changes:
         lines += ["| setting | the documents' | this run's |", "|---|---|---|"]
@@ -137,7 +178,8 @@ def render_report(
         lines += ["", "Every `differs` below names the setting that moved it, or says that none did.", ""]
     else:
         lines += ["None: this run uses the documents' settings (the defaults of `schemas/config.schema.yaml`).", ""]
-    lines += ["## Contents", "", "- [Errata](#errata)", "- [Remarks](#remarks)"]
+    lines += ["## Contents", ""] + (["- [Coverage](#coverage)"] if coverage is not None else [])
+    lines += ["- [Errata](#errata)", "- [Remarks](#remarks)"]
     lines += [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
     leftover = comparison[~comparison["study"].isin([s.name for s in studies])]
     if len(leftover):

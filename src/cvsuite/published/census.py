@@ -1,0 +1,222 @@
+"""The census: every clause of the three documents that states something, judged or not, in order.
+
+A clause is judged when a record quotes it: the records that share one quote (and one table cell)
+are one clause. The clauses no record judges are listed in registry/left_out.yaml, each either
+``not_checkable`` (with the reason no computation can judge it) or ``not_judged`` (checkable, with
+the computation that would judge it: the list a later change empties). The census merges the two
+in the order the documents print them and gives each clause the section it stands in (from the
+words that open each section, listed in the same file). ``coverage`` counts it per document and
+section beside the run's verdicts. The documents are read by the caller (experiments/write_census.py); the census
+it writes, registry/census.csv and docs/census.md, is what the workflow and the tests read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from cvsuite.published.records import Record
+
+JUDGED, NOT_CHECKABLE, NOT_JUDGED = "judged", "not checkable", "not judged yet"
+CENSUS_COLUMNS = ["document", "section", "clause", "quote", "where", "status", "records", "reason"]
+# The run's verdicts a judged clause's records can have, in the order the coverage table shows them.
+VERDICTS = [
+    "reproduced",
+    "reproduced by construction",
+    "consistent",
+    "differs",
+    "inconclusive",
+    "not reproducible",
+    "not computed at this config",
+]
+
+
+class CensusError(ValueError):
+    """A left-out clause the documents do not print, or one a record already judges."""
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A clause no record judges: ``status`` is NOT_CHECKABLE (``reason`` says why) or NOT_JUDGED
+    (``reason`` says what computation would judge it)."""
+
+    document: str
+    quote: str
+    status: str
+    reason: str
+    origin: str
+
+
+def quote_position(quote: str, text: str, start: int = 0) -> int | None:
+    """Where ``quote`` stands in ``text`` at or after ``start``: each piece between its ``...``
+    elisions verbatim, in order, within one paragraph of the one before; None if it does not."""
+    pieces = [p.strip() for p in quote.split("...") if p.strip()] if "..." in quote else [quote]
+    at = text.find(pieces[0], start)
+    while at >= 0:
+        end, ok = at + len(pieces[0]), True
+        for piece in pieces[1:]:
+            nxt = text.find(piece, end)
+            if nxt < 0 or "\n\n" in text[end:nxt] or nxt - end > 600:
+                ok = False
+                break
+            end = nxt + len(piece)
+        if ok:
+            return at
+        at = text.find(pieces[0], at + 1)
+    return None
+
+
+def read_left_out(data: Mapping, label: str) -> tuple[dict[str, list[tuple[str, str]]], list[LeftOut]]:
+    """The sections (per document, its name and the words that open it) and the left-out clauses of
+    registry/left_out.yaml, loaded as ``data``; CensusError naming the entry that is malformed."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("sections"), Mapping):
+        raise CensusError(f"{label}: must hold 'sections' (per document, its sections) and the clause lists")
+    sections = {
+        document: [(entry["name"], entry["starts"]) for entry in entries]
+        for document, entries in data["sections"].items()
+    }
+    clauses = []
+    for key, status, why in (("not_checkable", NOT_CHECKABLE, "reason"), ("not_judged", NOT_JUDGED, "check")):
+        for i, entry in enumerate(data.get(key) or []):
+            origin = f"{label}, {key} entry {i + 1}"
+            missing = [k for k in ("document", "quote", why) if not str(entry.get(k, "")).strip()]
+            if missing:
+                raise CensusError(f"{origin}: needs {', '.join(missing)}")
+            if entry["document"] not in sections:
+                raise CensusError(f"{origin}: document '{entry['document']}' has no sections")
+            clauses.append(LeftOut(entry["document"], entry["quote"], status, " ".join(entry[why].split()), origin))
+    return sections, clauses
+
+
+def _section_of(position: int, starts: Sequence[tuple[int, str]]) -> str:
+    name = starts[0][1]
+    for at, section in starts:
+        if at <= position:
+            name = section
+    return name
+
+
+def census_rows(
+    records: Iterable[Record],
+    left_out: Iterable[LeftOut],
+    sections: Mapping[str, list[tuple[str, str]]],
+    texts: Mapping[str, str],
+) -> pd.DataFrame:
+    """Every clause, judged or left out, per document in the order the document prints it, with its
+    section; CensusError where a left-out clause is not in its document, or a record quotes it."""
+    records = list(records)
+    left_out = list(left_out)
+    rows = []
+    for document, text in texts.items():
+        starts: list[tuple[int, str]] = []
+        for name, opening in sections[document]:
+            # The first line at or after the section before that opens with these words.
+            found = re.compile("(?m)^" + re.escape(opening)).search(text, starts[-1][0] if starts else 0)
+            at = found.start() if found else -1
+            if at < 0:
+                raise CensusError(
+                    f"registry/left_out.yaml: section '{name}' of '{document}' opens with words it does not print"
+                )
+            starts.append((at, name))
+        clauses: dict[tuple[str, str], dict] = {}
+        cursor = 0
+        for record in (r for r in records if r.quoted_in == document):
+            at = quote_position(record.quote, text, cursor)
+            if at is None:
+                raise CensusError(
+                    f"{record.origin}: {record.id}: its quote is not in '{document}' after the record above it"
+                )
+            cursor = at
+            clause = clauses.setdefault((record.quote, record.where), {"position": at, "records": []})
+            clause["records"].append(record.id)
+        # A left-out clause must not be one a claim already judges; a printed number's record, or a
+        # table cell's, quotes its whole sentence or table without judging the sentence's claims.
+        quoted = [r.quote for r in records if r.quoted_in == document and r.is_claim and not r.where]
+        for item in (c for c in left_out if c.document == document):
+            at = quote_position(item.quote, text)
+            if at is None:
+                raise CensusError(f"{item.origin}: its quote is not in '{document}'")
+            judged_by = [q for q in quoted if item.quote in q]
+            if judged_by:
+                raise CensusError(f"{item.origin}: a record already quotes it ('{judged_by[0][:60]}')")
+            clauses[(item.quote, item.status)] = {"position": at, "status": item.status, "reason": item.reason}
+        ordered = sorted(clauses.items(), key=lambda kv: kv[1]["position"])
+        for number, ((quote, where), clause) in enumerate(ordered, start=1):
+            judged = "records" in clause
+            rows.append(
+                {
+                    "document": document,
+                    "section": _section_of(clause["position"], starts),
+                    "clause": number,
+                    "quote": " ".join(quote.replace("\t", " ⇥ ").split()),
+                    "where": where if judged else "",
+                    "status": JUDGED if judged else clause["status"],
+                    "records": " ".join(clause["records"]) if judged else "",
+                    "reason": "" if judged else clause["reason"],
+                }
+            )
+    return pd.DataFrame(rows, columns=CENSUS_COLUMNS)
+
+
+def census_markdown(census: pd.DataFrame) -> str:
+    """docs/census.md: the counts, then per document and section a table of its clauses."""
+    counts = Counter(census["status"])
+    lines = [
+        "# The census: every clause the documents state, judged or not",
+        "",
+        "Written by `python experiments/write_census.py` from the registry's records and",
+        "`registry/left_out.yaml`; `tests/test_census.py` fails when it and the registry disagree. A clause",
+        "is judged when a record quotes it (the records that share a quote are one clause); the others are",
+        "not checkable by any computation, with the reason, or not judged yet, with the computation that",
+        "would judge them. `results/coverage.csv` counts it per section beside the run's verdicts.",
+        "",
+        f"Counts: {len(census)} clauses; {counts[JUDGED]} {JUDGED}, {counts[NOT_CHECKABLE]} {NOT_CHECKABLE}, "
+        f"{counts[NOT_JUDGED]} {NOT_JUDGED}.",
+    ]
+    for document, block in census.groupby("document", sort=False):
+        lines += ["", f"## {document}"]
+        for section, rows in block.groupby("section", sort=False):
+            lines += ["", f"### {section}", "", "| # | clause | status | records, or why not |", "|---|---|---|---|"]
+            for row in rows.itertuples():
+                quote = row.quote.replace("|", "\\|")
+                where = f" ({row.where})" if row.where else ""
+                said = row.records.replace(" ", ", ") if row.status == JUDGED else row.reason.replace("|", "\\|")
+                lines.append(f"| {row.clause} | “{quote}”{where} | {row.status} | {said} |")
+    return "\n".join(lines) + "\n"
+
+
+def coverage(census: pd.DataFrame, verdicts: Mapping[str, str]) -> pd.DataFrame:
+    """Per document and section: its clauses, how many are judged, not checkable and not judged
+    yet, and its records' verdicts in this run (``verdicts`` maps a record id to its status). A
+    record the census does not know is counted under the section '(not in the census)'."""
+    rows = []
+    known = set()
+    for (document, section), block in census.groupby(["document", "section"], sort=False):
+        ids = [i for ids in block["records"] for i in ids.split()]
+        known.update(ids)
+        statuses = Counter(block["status"])
+        row = {
+            "document": document,
+            "section": section,
+            "clauses": len(block),
+            "judged": statuses[JUDGED],
+            "not_checkable": statuses[NOT_CHECKABLE],
+            "not_judged_yet": statuses[NOT_JUDGED],
+            "records": len(ids),
+        }
+        found = Counter(verdicts.get(i, "not computed at this config") for i in ids)
+        row.update({verdict: found[verdict] for verdict in VERDICTS})
+        rows.append(row)
+    strays = [i for i in verdicts if i not in known]
+    if strays:
+        found = Counter(verdicts[i] for i in strays)
+        rows.append(
+            {"document": "", "section": "(not in the census)", "clauses": 0, "judged": 0, "not_checkable": 0}
+            | {"not_judged_yet": 0, "records": len(strays)}
+            | {verdict: found[verdict] for verdict in VERDICTS}
+        )
+    return pd.DataFrame(rows)
