@@ -7,7 +7,8 @@ what the sentences compare, sample by sample on the same fits: the most flexible
 most rigid, each degree's variance at the next size, the ends of the degree range against the best
 interior degree, the neighbouring sizes' optima against each other, the training error's steps and
 each degree's squared bias across sizes; and each fit's expected error measured directly under
-squared and 0-1 loss against the three terms (decomposition_by_loss). Its figure (the
+squared and 0-1 loss against the three terms (decomposition_by_loss), with the ends of the degree
+range against the best interior degree under 0-1 loss (zero_one_ends_against_interior). Its figure (the
 decomposition against degree) is drawn from the first two tables by its figure rule
 (cvsuite.figures.bias_variance.draw).
 """
@@ -24,11 +25,12 @@ from cvsuite.studies.bias_variance import (
     rigid_and_flexible,
     training_error_steps,
 )
-from cvsuite.studies.decomposition_by_loss import decomposition_by_loss
+from cvsuite.studies.decomposition_by_loss import decomposition_by_loss, zero_one_ends_against_interior
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
 def main(job: Job) -> StudyResult:
+    draws, fresh_seed = job.config["bias_variance"]["fresh_draws"], job.config["bias_variance"]["fresh_seed"]
     settings = BiasVarianceSettings.from_config(job.config["bias_variance"], job.config["sine_data"])
     fits = fit_samples(settings)
     table = decomposition(settings, fits)
@@ -43,9 +45,8 @@ def main(job: Job) -> StudyResult:
             "optimum_shift": optimum_shift(fits, best),
             "training_error_steps": training_error_steps(fits),
             "bias_across_n": bias_across_n(table),
-            "decomposition_by_loss": decomposition_by_loss(
-                fits, job.config["bias_variance"]["fresh_draws"], job.config["bias_variance"]["fresh_seed"]
-            ),
+            "decomposition_by_loss": decomposition_by_loss(fits, draws, fresh_seed),
+            "zero_one_ends_against_interior": zero_one_ends_against_interior(fits, draws, fresh_seed),
         }
     )
 

@@ -19,7 +19,10 @@ and with folds assigned at random (random_folds_against_leave_one_out), what the
 leave-one-out's held-out losses adds to the variance of their average (loo_loss_dependence), CV_k's
 pessimism at larger n on the same design (pessimism_by_n), and the range of the statistics the
 records quote over every table the recovery found consistent with the printed figures
-(consistent_tables). Statistics only: the registry's records decide.
+(consistent_tables), every single split of one fold's size against the folds' spread
+(single_splits), how far the fold fits move from the fit on all twelve (fold_fit_spread) and, exactly,
+how close the fold fits come to it at each k (fold_fit_distance). Statistics only: the registry's
+records decide.
 """
 
 import numpy as np
@@ -30,6 +33,7 @@ from cvsuite.studies import twelve_points as tp
 from cvsuite.studies import twelve_points_by_folds as by_folds
 from cvsuite.studies import twelve_points_random_x as random_x
 from cvsuite.studies import twelve_points_ranking as ranking
+from cvsuite.studies import twelve_points_splits as splits
 from cvsuite.studies import twelve_points_table_statistics as tps
 from cvsuite.studies.recover_twelve_points import recovered_y, settled_convention
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -124,6 +128,11 @@ def main(job: Job) -> StudyResult:
                 data=EXPECTED_DATA
             ),
             "consistent_tables": consistent,
+            "single_splits": splits.single_splits(y, design, convention).assign(data=RECOVERED_DATA),
+            "fold_fit_spread": splits.fold_fit_spread(y, design, noise_sd).assign(data=RECOVERED_DATA),
+            "fold_fit_distance": splits.fold_fit_distance(design.x, design.degrees, fold_counts).assign(
+                data=EXPECTED_DATA
+            ),
         },
         provenance={
             "convention": convention.label,

@@ -148,3 +148,19 @@ def test_the_three_terms_add_up_for_squared_error_and_not_for_zero_one_error():
     # right: the three 0-1 terms overshoot the error by far.
     assert (table.loc[(30, 0), "zero_one_gap"] + 3 * table.loc[(30, 0), "zero_one_gap_se"]) < 0
     assert table["zero_one_three_terms"].ge(table["zero_one_noise"]).all()
+
+
+def test_zero_one_ends_are_read_on_the_same_fresh_responses_as_the_decomposition():
+    from cvsuite.studies.bias_variance import BiasVarianceSettings, fit_samples
+    from cvsuite.studies.decomposition_by_loss import decomposition_by_loss, zero_one_ends_against_interior
+
+    fits = fit_samples(BiasVarianceSettings((30, 60), (0, 1, 2, 3, 4), 60, 41, 2, 0.3, 1.0))
+    by_loss = decomposition_by_loss(fits, 10, 4).set_index(["n", "degree"])
+    ends = zero_one_ends_against_interior(fits, 10, 4)
+    for row in ends.itertuples():
+        top = by_loss.loc[(row.n, row.end_degree), "zero_one_direct"]
+        bottom = by_loss.loc[(row.n, row.best_interior_degree), "zero_one_direct"]
+        assert row.error_ratio == pytest.approx(top / bottom, rel=1e-12)
+        interior = [by_loss.loc[(row.n, d), "zero_one_direct"] for d in (1, 2, 3)]
+        assert bottom == min(interior)
+    assert list(ends["end"]) == ["most rigid", "most flexible"] * 2

@@ -20,6 +20,7 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
     # document gets wrong (registered with their erratum, so they must differ), each by its judge.
     from cvsuite.studies import twelve_points_by_folds as by_folds
     from cvsuite.studies import twelve_points_random_x as random_x
+    from cvsuite.studies import twelve_points_splits as splits
     from cvsuite.studies import twelve_points_table_statistics as tps
     from cvsuite.studies.twelve_points_ranking import fresh_ranking_evidence, ranking_evidence
 
@@ -57,6 +58,11 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
         "twelve_points/pessimism_by_n.csv": by_folds.pessimism_by_sample_size([12, 120, 1200], (1, 5), 4, MSE),
         "twelve_points/robustness.csv": tp.conclusion_frequencies(stats, edge_fold=4),
         "twelve_points/consistent_tables.csv": tps.across_tables(pd.concat([statistics, evidence], axis=1)),
+        "twelve_points/single_splits.csv": splits.single_splits(RECOVERED_Y, DESIGN, MSE),
+        "twelve_points/fold_fit_spread.csv": splits.fold_fit_spread(
+            RECOVERED_Y, DESIGN, tp.residual_sd(RECOVERED_Y, X)
+        ),
+        "twelve_points/fold_fit_distance.csv": splits.fold_fit_distance(X, (1, 5), counts),
     }
     registered = [r for r in project_records() if r.table in tables]
     assert len(registered) >= 50
@@ -421,3 +427,42 @@ def test_random_folds_refuse_a_k_that_leaves_too_few_points_to_fit():
         random_folds_against_leave_one_out(X, (1, 5), [12], 10, 1, MSE)
     with pytest.raises(ValueError, match="leave 6 observations"):
         random_folds_against_leave_one_out(X, (1, 5), [2, 1], 10, 1, MSE)
+
+
+def test_single_splits_hold_out_every_triple_and_the_fold_fits_are_refits():
+    from itertools import combinations
+
+    from cvsuite.studies import twelve_points_splits as splits
+
+    y = noisy_table(6)
+    table = splits.single_splits(y, DESIGN, MSE).set_index("model")
+    errors = []
+    for held in combinations(range(12), 3):
+        train = np.setdiff1d(np.arange(12), held)
+        errors.append(np.mean((y[list(held)] - refit(X[train], y[train], 1, X[list(held)])) ** 2))
+    assert table.loc["line", "splits"] == 220
+    assert table.loc["line", "split_error_max"] == pytest.approx(max(errors))
+    assert table.loc["line", "split_error_sd"] == pytest.approx(np.std(errors, ddof=1))
+    spread = splits.fold_fit_spread(y, DESIGN, 0.5).set_index("model")
+    full = refit(X, y, 5, X)
+    gaps = [
+        np.abs(refit(X[np.setdiff1d(np.arange(12), f)], y[np.setdiff1d(np.arange(12), f)], 5, X) - full).max()
+        for f in DESIGN.folds
+    ]
+    assert spread.loc["polynomial", "largest_gap_to_full_fit"] == pytest.approx(max(gaps))
+    assert spread.loc["polynomial", "largest_gap_over_noise_sd"] == pytest.approx(max(gaps) / 0.5)
+
+
+def test_the_fold_fits_distance_to_the_full_fit_is_the_noise_it_carries():
+    """Exact against a simulation: the mean squared distance of fold fits to the full fit, on pure noise."""
+    from cvsuite.studies import twelve_points_splits as splits
+
+    exact = splits.fold_fit_distance(X, (1,), [4]).iloc[0]["distance_to_full_fit"]
+    noise = np.random.default_rng(3).standard_normal((4000, 12))
+    distances = []
+    for y in noise:
+        full = refit(X, y, 1, X)
+        for fold in DESIGN.folds:
+            train = np.setdiff1d(np.arange(12), fold)
+            distances.append(np.mean((refit(X[train], y[train], 1, X) - full) ** 2))
+    assert np.mean(distances) == pytest.approx(exact, rel=0.05)

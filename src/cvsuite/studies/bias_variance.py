@@ -169,7 +169,7 @@ def _jackknife_se(leave_one_out: np.ndarray) -> float:
     return float(np.sqrt((count - 1) / count * ((leave_one_out - leave_one_out.mean()) ** 2).sum()))
 
 
-def _log_ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, float]:
+def paired_log_ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, float]:
     """log(mean(numerators) / mean(denominators)) and its delta-method standard error, paired draw by
     draw (``ratio_and_se``): the log of a ratio of two means of positive draws."""
     ratio, se = ratio_and_se(numerators, denominators)
@@ -177,7 +177,7 @@ def _log_ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float,
 
 
 def _log_ratio_independent(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, float]:
-    """As ``_log_ratio`` for means of independent draws: the two relative standard errors add."""
+    """As ``paired_log_ratio`` for means of independent draws: the two relative standard errors add."""
     (top, top_se), (bottom, bottom_se) = mean_and_se(numerators), mean_and_se(denominators)
     return float(np.log(top / bottom)), float(np.hypot(top_se / top, bottom_se / bottom))
 
@@ -215,7 +215,7 @@ def rigid_and_flexible(fits: Fits) -> pd.DataFrame:
         flexible_m = _moments(predictions[flexible], fits.truth, fits.training[n][flexible], fits.noise)
         rigid_m = _moments(predictions[rigid], fits.truth, fits.training[n][rigid], fits.noise)
         scatters = fits.scatters(n)
-        log_ratio, log_ratio_se = _log_ratio(scatters[flexible], scatters[rigid])
+        log_ratio, log_ratio_se = paired_log_ratio(scatters[flexible], scatters[rigid])
         _, variance_gap_se = mean_and_se(scatters[flexible] - scatters[rigid])
         rows.append(
             {
@@ -265,7 +265,9 @@ def ends_against_interior(fits: Fits) -> pd.DataFrame:
         inner = range(1, len(fits.degrees) - 1)
         best = min(inner, key=lambda i: errors[i].mean()) if len(inner) else None
         for end, i in (("most rigid", 0), ("most flexible", len(fits.degrees) - 1)):
-            log_ratio, log_ratio_se = _log_ratio(errors[i], errors[best]) if best is not None else (np.nan, np.nan)
+            log_ratio, log_ratio_se = (
+                paired_log_ratio(errors[i], errors[best]) if best is not None else (np.nan, np.nan)
+            )
             rows.append(
                 {
                     "n": n,
@@ -299,7 +301,7 @@ def optimum_shift(fits: Fits, best: pd.DataFrame) -> pd.DataFrame:
             (large, (less, more), "less flexible over more flexible"),
         ):
             errors = fits.excess_errors(at) + fits.noise**2
-            log_ratio, log_ratio_se = _log_ratio(errors[index[top]], errors[index[bottom]])
+            log_ratio, log_ratio_se = paired_log_ratio(errors[index[top]], errors[index[bottom]])
             closer = float((errors[index[top]] < errors[index[bottom]]).mean())
             rows.append(
                 {

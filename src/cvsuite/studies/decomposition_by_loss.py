@@ -23,7 +23,44 @@ import pandas as pd
 from scipy.stats import norm
 
 from cvsuite.methods.monte_carlo import mean_and_se
-from cvsuite.studies.bias_variance import Fits
+from cvsuite.studies.bias_variance import Fits, paired_log_ratio
+
+
+def fresh_responses(fits: Fits, fresh_draws: int, seed: int):
+    """Per sample size in order, its fresh responses (samples x grid x draws) at the grid's x, from
+    one ``default_rng(seed)`` stream."""
+    rng = np.random.default_rng(seed)
+    for n in fits.sizes:
+        _, samples, grid = fits.predictions[n].shape
+        yield n, fits.truth[None, :, None] + fits.noise * rng.standard_normal((samples, grid, fresh_draws))
+
+
+def zero_one_ends_against_interior(fits: Fits, fresh_draws: int, seed: int) -> pd.DataFrame:
+    """ "The qualitative trade between bias and variance survives" under 0-1 loss: per sample size and
+    each end of the degree range, the end's expected classification error (the fits read as "y > 0
+    where the fit is", measured on the fresh responses of ``decomposition_by_loss``) over the least
+    among the interior degrees, on the same samples, its log and the log's s.e., as
+    ``bias_variance.ends_against_interior`` gives them for squared error."""
+    rows = []
+    for n, fresh in fresh_responses(fits, fresh_draws, seed):
+        labels = fresh > 0
+        errors = np.array([(labels != (p > 0)[:, :, None]).mean(axis=(1, 2)) for p in fits.predictions[n]])
+        inner = range(1, len(fits.degrees) - 1)
+        best = min(inner, key=lambda i: errors[i].mean())
+        for end, i in (("most rigid", 0), ("most flexible", len(fits.degrees) - 1)):
+            log_ratio, log_ratio_se = paired_log_ratio(errors[i], errors[best])
+            rows.append(
+                {
+                    "n": int(n),
+                    "end": end,
+                    "end_degree": int(fits.degrees[i]),
+                    "best_interior_degree": int(fits.degrees[best]),
+                    "error_ratio": float(np.exp(log_ratio)),
+                    "log_error_ratio": log_ratio,
+                    "log_error_ratio_se": log_ratio_se,
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def decomposition_by_loss(fits: Fits, fresh_draws: int, seed: int) -> pd.DataFrame:
@@ -32,15 +69,12 @@ def decomposition_by_loss(fits: Fits, fresh_draws: int, seed: int) -> pd.DataFra
     the direct error. Fresh responses: ``fresh_draws`` per fit and grid point, from
     ``default_rng(seed)``, drawn per sample size in order (samples x grid x draws) and shared by the
     degrees."""
-    rng = np.random.default_rng(seed)
     truth, sigma = fits.truth, fits.noise
     bayes = truth > 0
     bayes_error = norm.cdf(-np.abs(truth) / sigma)  # P(y > 0 disagrees with the Bayes classifier)
     rows = []
-    for n in fits.sizes:
+    for n, fresh in fresh_responses(fits, fresh_draws, seed):
         predictions = fits.predictions[n]  # degrees x samples x grid
-        _, samples, grid = predictions.shape
-        fresh = truth[None, :, None] + sigma * rng.standard_normal((samples, grid, fresh_draws))
         labels = fresh > 0
         for i, degree in enumerate(fits.degrees):
             p = predictions[i]
