@@ -59,7 +59,9 @@ def main(job: Job) -> StudyResult:
             samples, params["degree"], RidgeGrid.from_block(params).lambdas(), params["lambda_scale_factor"]
         ),
         "curve_shape": shape,
-        "curve_shape_summary": curve_shape_summary(shape, samples, params["degree"], table),
+        "curve_shape_summary": curve_shape_summary(
+            shape, samples, params["degree"], table, float(summary["best_lambda"].iloc[0])
+        ),
     }
     return StudyResult(tables=tables)
 

@@ -196,7 +196,9 @@ def test_the_curves_shape_along_the_path_reads_its_hat_matrix_its_roughness_and_
     flat = curve_shape(line, 1, np.array([1e-12]))
     assert flat["roughness"].max() < 1e-12 and flat["largest_gap_to_signal"].iloc[0] > 0  # the signal is a sine
     table = pd.DataFrame({"lambda": [0.0, 1.0], "train_risk": [0.1, 0.8], "expected_risk": [0.6, 0.4]})
-    row = curve_shape_summary(shape, samples, 6, table).iloc[0]
+    row = curve_shape_summary(shape, samples, 6, table, float(lambdas[10])).iloc[0]
     assert row["trade_margin_min"] > 0  # the ridge fit minimises the penalised risk
     assert row["largest_lambda_train_over_best_expected"] == pytest.approx(0.8 / 0.4)
-    assert 0 <= row["roughness_with_norm_share"] <= 1
+    assert 0 <= row["roughness_with_norm_share"] <= 1 and 0 <= row["roughness_falling_share"] <= 1
+    at = shape.iloc[11]  # lambdas[10], after the unregularised row
+    assert row["best_lambda_gap_over_noise"] == pytest.approx(at["largest_gap_to_signal"] / row["noise_gap_to_signal"])

@@ -50,14 +50,19 @@ def curve_shape(samples: SineSamples, degree: int, lambdas: np.ndarray) -> pd.Da
     )
 
 
-def curve_shape_summary(shape: pd.DataFrame, samples: SineSamples, degree: int, table: pd.DataFrame) -> pd.DataFrame:
+def curve_shape_summary(
+    shape: pd.DataFrame, samples: SineSamples, degree: int, table: pd.DataFrame, best_lambda: float
+) -> pd.DataFrame:
     """One row of what the sentences about the path's shape rest on.
 
     - ``unregularised_gap_over_noise``: the unregularised curve's largest gap to the true curve over
       the training range, over the points' own largest gap to it (their noise): how far it swings
       between the points it threads.
+    - ``best_lambda_gap_over_noise``: the same at the grid's best lambda (``best_lambda``): whether the
+      swing is gone once the coefficients are expensive.
     - ``roughness_with_norm_share``: the share of grid steps at which roughness and ||theta|| move the
-      same way.
+      same way; ``roughness_falling_share``, the share at which roughness falls (1 were the penalty on
+      roughness itself).
     - ``trade_margin_min``: over the grid, the least of (the unregularised fit's penalty less the
       ridge fit's) less (the ridge fit's training risk less the unregularised fit's): what threading
       the points would pay beyond what it saves, positive where the penalty "does not bother".
@@ -75,13 +80,16 @@ def curve_shape_summary(shape: pd.DataFrame, samples: SineSamples, degree: int, 
     noise_gap = float(np.abs(samples.y - sine_signal(samples.x)).max())
     steps = np.sign(np.diff(grid["roughness"].to_numpy())) == np.sign(np.diff(grid["theta_norm"].to_numpy()))
     largest = table.loc[table["lambda"].idxmax()]
+    at_best = shape.loc[(shape["lambda"] - best_lambda).abs().idxmin()]
     return pd.DataFrame(
         [
             {
                 "unregularised_gap_to_signal": float(shape["largest_gap_to_signal"].iloc[0]),
                 "noise_gap_to_signal": noise_gap,
                 "unregularised_gap_over_noise": float(shape["largest_gap_to_signal"].iloc[0]) / noise_gap,
+                "best_lambda_gap_over_noise": float(at_best["largest_gap_to_signal"]) / noise_gap,
                 "roughness_with_norm_share": float(steps.mean()),
+                "roughness_falling_share": float((np.diff(grid["roughness"].to_numpy()) < 0).mean()),
                 "trade_margin_min": float(np.min(payment - saving)),
                 "largest_lambda": float(largest["lambda"]),
                 "largest_lambda_train_risk": float(largest["train_risk"]),
