@@ -4,7 +4,8 @@ Writes the K table (truth, CV estimate, bias, standard error, spread over shuffl
 sizes), the standard-error range, the K = 5 partition of Figure 8.4, and what the document's words
 about the table rest on: the shuffles behind each mean, many more shuffles of the same sample, the
 book's two sources of error, the same sample at neighbouring degrees and how the smallest K ranks
-them, and the full-data fit scored on validation sets of growing size. Its figures (the
+them, the full-data fit scored on validation sets of growing size, and the folds run as separate
+tasks on worker processes against the serial computation. Its figures (the
 document's second figure, the partition grid with the document's table of K beside it) are drawn
 from these tables by its figure rule (cvsuite.figures.k_bias.draw).
 """
@@ -19,6 +20,7 @@ from cvsuite.studies.k_bias import (
     shuffle_summary,
     std_error_range,
 )
+from cvsuite.studies.k_bias_parallel import parallel_folds
 from cvsuite.studies.k_bias_same_sample import (
     degree_ranking,
     error_sources,
@@ -46,6 +48,7 @@ def main(job: Job) -> StudyResult:
             "error_sources": error_sources(samples, settings),
             "other_degrees": others,
             "degree_ranking": degree_ranking(others),
+            "parallel_folds": parallel_folds(samples, settings, params["parallel_workers"]),
             "validation_noise": validation_noise(
                 samples,
                 settings.degree,

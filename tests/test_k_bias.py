@@ -217,3 +217,15 @@ def test_one_predictor_on_larger_validation_sets_is_scored_less_noisily():
     assert (np.diff(errors) < 0).all() and (table["draws"] == 400).all()
     # A mean of m losses: its relative error shrinks about as one over the root of m.
     assert errors[3] / errors[1] == pytest.approx(0.25, rel=0.35)
+
+
+def test_folds_sent_to_worker_processes_come_back_as_the_serial_risks():
+    from cvsuite.studies.k_bias_parallel import parallel_folds
+
+    settings = KBiasSettings(5, (3, 25), 4, 0)
+    table = parallel_folds(SAMPLES, settings, workers=2).set_index("K")
+    assert table.loc[3, "tasks"] == 3 and table.loc[25, "tasks"] == 25
+    # Last bits are not asserted: the tasks' fits may run on another BLAS path than the serial ones.
+    assert (table["largest_relative_difference"] < 1e-10).all()
+    assert (table["fits_per_task_max"] == 1).all()
+    assert table.loc[3, "training_size_max"] == 25 - 8 and table.loc[25, "training_size_max"] == 24
