@@ -44,3 +44,18 @@ rule ordered_folds:
         "benchmarks/jobs/ordered_folds.tsv"
     script:
         "../experiments/ordered_folds.py"
+
+
+rule grouped_folds:
+    input:
+        code=code_of("experiments/grouped_folds.py"),
+    output:
+        **study_outputs("grouped_folds"),
+    params:
+        **study_params("grouped_folds"),
+    log:
+        "logs/grouped_folds.log",
+    benchmark:
+        "benchmarks/jobs/grouped_folds.tsv"
+    script:
+        "../experiments/grouped_folds.py"
