@@ -59,3 +59,18 @@ rule grouped_folds:
         "benchmarks/jobs/grouped_folds.tsv"
     script:
         "../experiments/grouped_folds.py"
+
+
+rule test_set_reuse:
+    input:
+        code=code_of("experiments/test_set_reuse.py"),
+    output:
+        **study_outputs("test_set_reuse"),
+    params:
+        **study_params("test_set_reuse"),
+    log:
+        "logs/test_set_reuse.log",
+    benchmark:
+        "benchmarks/jobs/test_set_reuse.tsv"
+    script:
+        "../experiments/test_set_reuse.py"

@@ -314,6 +314,13 @@ def _cited_study_problems(config: dict) -> list[str]:
     _at_most(
         problems, "ordered_folds.fold_counts", ordered["fold_counts"], "ordered_folds.per_class", ordered["per_class"]
     )
+    grouped = config["grouped_folds"]
+    _at_most(problems, "grouped_folds.folds", grouped["folds"], "grouped_folds.groups", grouped["groups"])
+    reuse = config["test_set_reuse"]
+    _at_most(problems, "test_set_reuse.subset", reuse["subset"], "test_set_reuse.features", reuse["features"])
+    _at_most(problems, "test_set_reuse.checkpoints", reuse["checkpoints"], "test_set_reuse.rounds", reuse["rounds"])
+    if list(reuse["checkpoints"]) != sorted(reuse["checkpoints"]):
+        problems.append(f"test_set_reuse.checkpoints = {reuse['checkpoints']}: must rise")
     vs = config["varma_simon_selection_bias"]
     _at_most(
         problems,

@@ -1,0 +1,46 @@
+"""Study test_set_reuse: a tuning loop that sees the test set only through its score."""
+
+import numpy as np
+import pytest
+
+from cvsuite.studies.test_set_reuse import (
+    ReuseDesign,
+    centroid_accuracies,
+    reuse_summary,
+    simulate_test_set_reuse,
+    tuning_run,
+)
+
+DESIGN = ReuseDesign(train_size=60, test_size=60, fresh_size=200, features=12, subset=3, rounds=200)
+
+
+def test_centroid_accuracies_score_each_rounds_features_as_one_fit_would():
+    rng = np.random.default_rng(0)
+    x, y = rng.standard_normal((40, 4)), rng.integers(0, 2, 40)
+    masks = np.array([[1.0, 0, 0, 0], [1.0, 1, 1, 1]])
+    got = centroid_accuracies(x, y, x, y, masks)
+    for mask, accuracy in zip(masks.astype(bool), got):
+        m0, m1 = x[y == 0][:, mask].mean(0), x[y == 1][:, mask].mean(0)
+        d0 = ((x[:, mask] - m0) ** 2).sum(1)
+        d1 = ((x[:, mask] - m1) ** 2).sum(1)
+        assert accuracy == pytest.approx(np.mean((d1 < d0) == (y == 1)))
+
+
+def test_the_kept_model_is_the_first_best_test_score_so_far():
+    run = tuning_run(DESIGN, np.random.default_rng(4), [1, 50, 200])
+    assert run["test"][0] <= run["test"][1] <= run["test"][2]
+
+
+def test_tuning_against_noise_makes_the_test_score_optimistic_and_fresh_data_stay_at_chance():
+    runs = simulate_test_set_reuse(DESIGN, [1, 200], datasets=30, first_seed=2)
+    summary = reuse_summary(runs).set_index("rounds")
+    assert (
+        summary.loc[200, "test_optimism"]
+        > summary.loc[1, "test_optimism"] + 3 * summary.loc[200, "test_optimism_growth_se"]
+    )
+    assert abs(summary.loc[200, "fresh_accuracy"] - 0.5) < 4 * summary.loc[200, "fresh_accuracy_se"] + 0.01
+    assert summary.loc[1, "test_optimism_growth"] == 0
+    block = runs[runs["rounds"] == 200]
+    assert summary.loc[200, "test_minus_train_optimism"] == pytest.approx(
+        (block["test_accuracy"] - block["train_accuracy"]).mean()
+    )
