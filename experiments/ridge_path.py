@@ -6,7 +6,8 @@ prior, how far the unregularised terms cancel, the grid's least training risk ag
 unregularised one), the worked example's closed form beside a numerical ridge solve with its printed
 algebra, Step 1's expansion, the fit below the grid, the penalised unit feature against an
 unpenalised intercept, how the best lambda moves with the scale of the design, and the fit's shape
-along the path (effective degrees of freedom, roughness, its gap to the true curve). Its figures
+along the path (effective degrees of freedom, roughness, its gap to the true curve), and one
+penalty on a design whose column spreads differ by the Pitfalls' factor. Its figures
 (the path's risks and norm, and the worked example's closed form against ridge solves) are drawn
 from these tables by its figure rule (cvsuite.figures.ridge_path.draw).
 """
@@ -25,6 +26,7 @@ from cvsuite.studies.ridge_path_mechanics import (
     with_printed_algebra,
     with_steps_from_best,
 )
+from cvsuite.studies.ridge_path_scales import unstandardised_penalty
 from cvsuite.studies.ridge_path_shape import curve_shape, curve_shape_summary
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -59,6 +61,9 @@ def main(job: Job) -> StudyResult:
             samples, params["degree"], RidgeGrid.from_block(params).lambdas(), params["lambda_scale_factor"]
         ),
         "curve_shape": shape,
+        "unstandardised_design": unstandardised_penalty(
+            **{"lam" if k == "lambda" else k: v for k, v in job.config["unstandardised_design"].items()}
+        ),
         "curve_shape_summary": curve_shape_summary(
             shape, samples, params["degree"], table, float(summary["best_lambda"].iloc[0])
         ),

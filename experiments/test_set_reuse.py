@@ -4,8 +4,9 @@
 Pitfalls (Tuning against the test set); "Estimating Out-of-Sample Error", Applications
 (Competition leaderboards). Writes, per data set and number of tuning rounds, the kept model's test,
 training and fresh accuracy on labels that are pure noise, and their summary: how optimistic the test
-score and the training score read, and how the test score's optimism grows with the rounds. Its
-figure is drawn from these tables by its figure rule (cvsuite.figures.test_set_reuse.draw).
+score and the training score read, and how the test score's optimism grows with the rounds; and
+where the least of many equally noisy estimates sits. Its figure is drawn from these tables by its
+figure rule (cvsuite.figures.test_set_reuse.draw).
 """
 
 from cvsuite.studies import test_set_reuse as study
@@ -17,7 +18,13 @@ def main(job: Job) -> StudyResult:
     runs = study.simulate_test_set_reuse(
         study.ReuseDesign.from_block(p), p["checkpoints"], datasets=p["datasets"], first_seed=p["first_seed"]
     )
-    return StudyResult(tables={"runs": runs, "summary": study.reuse_summary(runs)})
+    return StudyResult(
+        tables={
+            "runs": runs,
+            "summary": study.reuse_summary(runs),
+            "minimum_of_draws": study.minimum_of_draws(p["minimum_draws"]),
+        }
+    )
 
 
 if __name__ == "__main__":

@@ -202,3 +202,17 @@ def test_the_curves_shape_along_the_path_reads_its_hat_matrix_its_roughness_and_
     assert 0 <= row["roughness_with_norm_share"] <= 1 and 0 <= row["roughness_falling_share"] <= 1
     at = shape.iloc[11]  # lambdas[10], after the unregularised row
     assert row["best_lambda_gap_over_noise"] == pytest.approx(at["largest_gap_to_signal"] / row["noise_gap_to_signal"])
+
+
+def test_an_unstandardised_design_has_one_column_deleted_one_ignored_and_a_fit_that_moves_with_units():
+    from cvsuite.studies.ridge_path_scales import unstandardised_penalty
+
+    row = unstandardised_penalty(1e5, 60, 1e-3, 0.5, 3).iloc[0]
+    assert row["spread_ratio"] == pytest.approx(1e5)
+    assert abs(row["small_column_shrink"]) < 1e-6 and row["large_column_shrink"] == pytest.approx(
+        1 / (1 + 1e-3), rel=1e-3
+    )
+    assert row["ridge_fit_change_on_rescale"] > 0.1 and row["ols_fit_change_on_rescale"] < 1e-10
+    # On columns of one spread the penalty is no pitfall: rescaling by 1 changes nothing.
+    same = unstandardised_penalty(1.0, 60, 1e-3, 0.5, 3).iloc[0]
+    assert same["ridge_fit_change_on_rescale"] < 1e-12

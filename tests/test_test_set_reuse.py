@@ -44,3 +44,14 @@ def test_tuning_against_noise_makes_the_test_score_optimistic_and_fresh_data_sta
     assert summary.loc[200, "test_minus_train_optimism"] == pytest.approx(
         (block["test_accuracy"] - block["train_accuracy"]).mean()
     )
+
+
+def test_the_expected_minimum_of_draws_is_the_order_statistic_a_simulation_finds():
+    from cvsuite.studies.test_set_reuse import expected_minimum, minimum_of_draws
+
+    assert expected_minimum(1) == pytest.approx(0.0, abs=1e-9)
+    assert expected_minimum(2) == pytest.approx(-1 / np.sqrt(np.pi), rel=1e-8)  # E min of two normals
+    simulated = np.random.default_rng(0).standard_normal((20000, 40)).min(axis=1).mean()
+    assert expected_minimum(40) == pytest.approx(simulated, abs=0.01)
+    row = minimum_of_draws(40).iloc[0]
+    assert row["below_over_mean_absolute_deviation"] == pytest.approx(-expected_minimum(40) / np.sqrt(2 / np.pi))

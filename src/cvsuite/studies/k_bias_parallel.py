@@ -34,17 +34,19 @@ def fold_task(x_train, y_train, x_fold, y_fold, degree: int, half_width: float) 
 def parallel_folds(samples: SineSamples, settings: KBiasSettings, workers: int) -> pd.DataFrame:
     """Per K of the table: its first partition's folds run as separate tasks on ``workers``
     processes against the serial fold risks (the largest difference, absolute and relative), the
-    tasks, the most fits one task made, and the largest training set a task used against N."""
+    tasks, the most fits one task made, the largest training set a task used against N, and the
+    held-out points that their task's training set also holds."""
     n = len(samples.y)
     rows = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for k in settings.fold_counts:
             folds = canonical_partition(shuffled_partition(n, k, settings.first_seed))
             serial = cv_fold_risks(samples.x, samples.y, folds, settings.degree, samples.half_width)
-            tasks = []
+            tasks, overlap = [], 0
             for fold in folds:
                 train = np.ones(n, dtype=bool)
                 train[fold] = False
+                overlap += int(train[fold].sum())  # held-out points the task would also train on
                 arguments = (samples.x[train], samples.y[train], samples.x[fold], samples.y[fold])
                 tasks.append(pool.submit(fold_task, *arguments, settings.degree, samples.half_width))
             results = [task.result() for task in tasks]
@@ -58,6 +60,7 @@ def parallel_folds(samples: SineSamples, settings: KBiasSettings, workers: int) 
                     "largest_relative_difference": float((np.abs(risks - serial) / np.abs(serial)).max()),
                     "fits_per_task_max": max(fits for _, fits, _ in results),
                     "training_size_max": max(size for _, _, size in results),
+                    "held_out_in_training": overlap,
                     "points": n,
                 }
             )
