@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from cvsuite.published.census import coverage
+from cvsuite.published.census import checked_census, coverage
 from cvsuite.published.comparison import compare, refuse_missing_rows
 from cvsuite.published.html_tables import sortable_page
 from cvsuite.published.records import read_records, read_vague_words
@@ -74,7 +74,7 @@ def main(
     if not changes:
         refuse_missing_rows(comparison)
     write_table(comparison, out.comparison)
-    census = pd.read_csv(census_path, keep_default_na=False, dtype=str)
+    census = checked_census(pd.read_csv(census_path, keep_default_na=False, dtype=str), census_path)
     covered = coverage(census, dict(zip(comparison["claim"], comparison["status"])))
     write_table(covered, out.coverage)
     write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)

@@ -16,6 +16,7 @@ from cvsuite.published.census import (
     CensusError,
     census_markdown,
     census_rows,
+    checked_census,
     coverage,
     read_left_out,
 )
@@ -125,3 +126,12 @@ def test_a_left_out_clause_a_claim_quotes_or_the_document_lacks_is_refused_by_na
     assert len(census_rows([number], left("rises with beta"), SECTIONS, {"Doc": TEXT})) == 2
     with pytest.raises(CensusError, match="not_judged entry 1: needs check"):
         read_left_out({"sections": {"Doc": []}, "not_judged": [{"document": "Doc", "quote": "q"}]}, "left_out.yaml")
+
+
+def test_a_damaged_census_is_refused_naming_its_file():
+    census = committed_census()
+    assert checked_census(census, "registry/census.csv") is census
+    with pytest.raises(CensusError, match="registry/census.csv: its columns"):
+        checked_census(census.drop(columns="records"), "registry/census.csv")
+    with pytest.raises(CensusError, match="unknown status 'maybe'"):
+        checked_census(census.assign(status="maybe"), "registry/census.csv")

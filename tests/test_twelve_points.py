@@ -458,11 +458,11 @@ def test_the_fold_fits_distance_to_the_full_fit_is_the_noise_it_carries():
     from cvsuite.studies import twelve_points_splits as splits
 
     exact = splits.fold_fit_distance(X, (1,), [4]).iloc[0]["distance_to_full_fit"]
-    noise = np.random.default_rng(3).standard_normal((4000, 12))
+    noise = np.random.default_rng(3).standard_normal((1000, 12))
     distances = []
     for y in noise:
         full = refit(X, y, 1, X)
         for fold in DESIGN.folds:
             train = np.setdiff1d(np.arange(12), fold)
             distances.append(np.mean((refit(X[train], y[train], 1, X) - full) ** 2))
-    assert np.mean(distances) == pytest.approx(exact, rel=0.05)
+    assert np.mean(distances) == pytest.approx(exact, rel=0.1)

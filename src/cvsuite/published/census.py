@@ -189,6 +189,19 @@ def census_markdown(census: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def checked_census(census: pd.DataFrame, label: str) -> pd.DataFrame:
+    """The census as read from ``label``, refused with the file's name if its columns are not the
+    census's or a status is none the census writes (a damaged or hand-edited file)."""
+    if list(census.columns) != CENSUS_COLUMNS:
+        raise CensusError(
+            f"{label}: its columns are {list(census.columns)}, not {CENSUS_COLUMNS}; rerun experiments/write_census.py"
+        )
+    strange = sorted(set(census["status"]) - {JUDGED, NOT_CHECKABLE, NOT_JUDGED})
+    if strange:
+        raise CensusError(f"{label}: unknown status {strange[0]!r}; rerun experiments/write_census.py")
+    return census
+
+
 def coverage(census: pd.DataFrame, verdicts: Mapping[str, str]) -> pd.DataFrame:
     """Per document and section: its clauses, how many are judged, not checkable and not judged
     yet, and its records' verdicts in this run (``verdicts`` maps a record id to its status). A

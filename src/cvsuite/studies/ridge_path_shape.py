@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.stats import spearmanr
 
 from cvsuite.data.sine import SineSamples, mean_squared_error, polynomial_design, sine_signal
 from cvsuite.methods.ridge import ridge_coefficient_path
@@ -62,7 +63,8 @@ def curve_shape_summary(
       swing is gone once the coefficients are expensive.
     - ``roughness_with_norm_share``: the share of grid steps at which roughness and ||theta|| move the
       same way; ``roughness_falling_share``, the share at which roughness falls (1 were the penalty on
-      roughness itself).
+      roughness itself); ``roughness_norm_rank_correlation``, their Spearman correlation along the
+      grid.
     - ``trade_margin_min``: over the grid, the least of (the unregularised fit's penalty less the
       ridge fit's) less (the ridge fit's training risk less the unregularised fit's): what threading
       the points would pay beyond what it saves, positive where the penalty "does not bother".
@@ -90,6 +92,7 @@ def curve_shape_summary(
                 "best_lambda_gap_over_noise": float(at_best["largest_gap_to_signal"]) / noise_gap,
                 "roughness_with_norm_share": float(steps.mean()),
                 "roughness_falling_share": float((np.diff(grid["roughness"].to_numpy()) < 0).mean()),
+                "roughness_norm_rank_correlation": float(spearmanr(grid["roughness"], grid["theta_norm"])[0]),
                 "trade_margin_min": float(np.min(payment - saving)),
                 "largest_lambda": float(largest["lambda"]),
                 "largest_lambda_train_risk": float(largest["train_risk"]),
