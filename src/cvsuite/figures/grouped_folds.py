@@ -13,7 +13,7 @@ from cvsuite.figures.figure_inputs import FigureInputs
 LABELS = {
     "random": "KFold,\nshuffled",
     "grouped": "GroupKFold",
-    "stratified_grouped": "StratifiedGroupKFold,\nshuffled",
+    "stratified_grouped": "StratifiedGroupKFold",
 }
 COLOURS = {"random": style.EXPECTED, "grouped": style.TRAIN, "stratified_grouped": style.STD_ERROR}
 

@@ -13,8 +13,8 @@ The documents print no numbers for these; every setting is this study's choice. 
 groups of near-duplicate observations (a group centre drawn about its class mean, its members a
 small jitter about the centre, as frames of one video are), its classes in unequal shares of the
 groups. A 1-nearest-neighbour classifier is scored by random K-fold CV, by GroupKFold, by
-StratifiedGroupKFold and by LeaveOneGroupOut, and the model fitted to all of it on new groups drawn
-the same way. Statistics only: the registry's judges decide.
+StratifiedGroupKFold (unshuffled) and by LeaveOneGroupOut, and the model fitted to all of it on new
+groups drawn the same way. Statistics only: the registry's judges decide.
 """
 
 from __future__ import annotations
@@ -109,9 +109,9 @@ def simulate_grouped_folds(design: GroupedDesign, n_folds: int, datasets: int, f
         splitters = {
             "random": KFold(n_folds, shuffle=True, random_state=first_seed + s).split(x),
             "grouped": GroupKFold(n_folds).split(x, y, groups),
-            "stratified_grouped": StratifiedGroupKFold(n_folds, shuffle=True, random_state=first_seed + s).split(
-                x, y, groups
-            ),
+            # Unshuffled: before scikit-learn 1.8, shuffle=True undid the stratification (its groups were
+            # permuted without their index map, scikit-learn PR #32540), as in the documents' 1.7.2.
+            "stratified_grouped": StratifiedGroupKFold(n_folds).split(x, y, groups),
         }
         for scheme, splitter in splitters.items():
             splits = list(splitter)
