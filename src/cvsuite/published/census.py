@@ -19,20 +19,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from cvsuite.published.comparison import STATUSES
 from cvsuite.published.records import Record
 
 JUDGED, NOT_CHECKABLE, NOT_JUDGED = "judged", "not checkable", "not judged yet"
 CENSUS_COLUMNS = ["document", "section", "clause", "quote", "where", "status", "records", "reason"]
 # The run's verdicts a judged clause's records can have, in the order the coverage table shows them.
-VERDICTS = [
-    "reproduced",
-    "reproduced by construction",
-    "consistent",
-    "differs",
-    "inconclusive",
-    "not reproducible",
-    "not computed at this config",
-]
+VERDICTS = list(STATUSES)
 
 
 class CensusError(ValueError):
