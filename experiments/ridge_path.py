@@ -7,7 +7,8 @@ unregularised one), the worked example's closed form beside a numerical ridge so
 algebra, Step 1's expansion, the fit below the grid, the penalised unit feature against an
 unpenalised intercept, how the best lambda moves with the scale of the design, and the fit's shape
 along the path (effective degrees of freedom, roughness, its gap to the true curve), and one
-penalty on a design whose column spreads differ by the Pitfalls' factor. Its figures
+penalty on a design whose column spreads differ by the Pitfalls' factor, and K-fold CV at each
+lambda of the table against its truth (See it move: "Two knobs, and they interact"). Its figures
 (the path's risks and norm, and the worked example's closed form against ridge solves) are drawn
 from these tables by its figure rule (cvsuite.figures.ridge_path.draw).
 """
@@ -17,6 +18,7 @@ import numpy as np
 from cvsuite.data.sine import train_and_test
 from cvsuite.methods.ridge import ridge_path
 from cvsuite.studies.ridge_path import RidgeGrid, checked_worked_example, grid_and_exchange, worked_example_exchange
+from cvsuite.studies.ridge_path_folds import lambda_by_folds
 from cvsuite.studies.ridge_path_mechanics import (
     below_the_grid,
     intercept_penalty,
@@ -47,6 +49,16 @@ def main(job: Job) -> StudyResult:
     # Step 4 reads the exchange rate between the table's first two rows (lambda = 0 and 1).
     exchange = worked_example_exchange(worked, float(we["lambdas"][0]), float(we["lambdas"][1]))
 
+    knobs = job.config["lambda_by_folds"]
+    by_folds, folds_effect = lambda_by_folds(
+        samples,
+        params["degree"],
+        lambdas,
+        table["expected_risk"].to_numpy(),
+        knobs["folds"],
+        knobs["shuffles"],
+        knobs["first_seed"],
+    )
     shape = curve_shape(samples, params["degree"], RidgeGrid.from_block(params).lambdas())
     tables = {
         "lambda_table": table,
@@ -64,6 +76,8 @@ def main(job: Job) -> StudyResult:
         "unstandardised_design": unstandardised_penalty(
             **{"lam" if k == "lambda" else k: v for k, v in job.config["unstandardised_design"].items()}
         ),
+        "lambda_by_folds": by_folds,
+        "folds_effect_by_lambda": folds_effect,
         "curve_shape_summary": curve_shape_summary(
             shape, samples, params["degree"], table, float(summary["best_lambda"].iloc[0])
         ),

@@ -164,3 +164,21 @@ def test_zero_one_ends_are_read_on_the_same_fresh_responses_as_the_decomposition
         interior = [by_loss.loc[(row.n, d), "zero_one_direct"] for d in (1, 2, 3)]
         assert bottom == min(interior)
     assert list(ends["end"]) == ["most rigid", "most flexible"] * 2
+
+
+def test_log_loss_terms_add_up_without_spread_and_not_with_it():
+    """Read as P(y > 0) = Phi(fit / sigma): fits that all equal the truth lose only the truth's entropy;
+    identical fits off the truth add exactly the bias, KL(q || p), so the three terms add up; fits that
+    spread do not add up to the three terms defined as for squared error."""
+    from cvsuite.studies.decomposition_by_loss import log_loss_terms
+
+    truth, sigma = np.linspace(-1.0, 1.0, 7), 0.5
+    exact = log_loss_terms(np.tile(truth, (3, 1)), truth, sigma)
+    assert exact["direct"] == pytest.approx(np.full(3, exact["noise"]))
+    assert exact["bias"] == pytest.approx(0.0, abs=1e-12) and exact["variance_each"] == pytest.approx(0.0, abs=1e-12)
+    shifted = log_loss_terms(np.tile(truth + 0.3, (3, 1)), truth, sigma)
+    assert shifted["bias"] > 0 and shifted["variance_each"] == pytest.approx(0.0, abs=1e-12)
+    assert shifted["direct"] == pytest.approx(np.full(3, shifted["noise"] + shifted["bias"]))
+    spread = log_loss_terms(truth + np.array([[-0.6], [0.0], [0.6]]), truth, sigma)
+    gap = spread["direct"].mean() - spread["noise"] - spread["bias"] - spread["variance_each"].mean()
+    assert abs(gap) > 1e-3

@@ -181,6 +181,10 @@ def test_training_sizes_are_n_times_k_minus_1_over_k(settings):
     assert sizes["train_images_min"].tolist() == sizes["train_images_max"].tolist() == [64, 64, 72, 79]
     assert (sizes["n_minus_n_over_k"] == sizes["n_times_k_minus_1_over_k"]).all()
     assert (sizes["train_images_gap_max"] == 0).all()  # what cv.estimates.training-size's identity reads
+    # Two fold models share (K - 2) n / K of the n (K - 1) / K images each trains on; the holdout has one model.
+    k = np.array([5, 10, 80])
+    assert sizes["shared_training_share_min"].iloc[1:].tolist() == pytest.approx((k - 2) / (k - 1))
+    assert np.isnan(sizes["shared_training_share_min"].iloc[0])
     # 20 images per class dealt round-robin: every stratified fold holds each class at its share exactly;
     # leave-one-out's folds of one image cannot hold every class.
     assert sizes["class_count_gap_max"].iloc[:3].tolist() == [0, 0, 0] and np.isnan(
@@ -249,6 +253,11 @@ def test_sklearn_defaults_are_read_from_the_installed_version():
     assert api["splitter_classes_shuffling_by_default"] == 0
     assert api["series_train_sizes"] == [2, 6, 10, 14] and api["series_dropped"] == [2, 2, 2, 2]
     assert api["series_test_starts"] == [4, 8, 12, 16]
+    assert api["cross_val_score_scores"] == api["default_folds"]  # one score per fold
+    # ShuffleSplit's draws are not a partition: some images are tested twice, some never; the counts
+    # agree with each other (80 items, 5 draws of 16: as many tests as a partition has).
+    assert api["subsampling_items"] == 80 and api["subsampling_items_never_tested"] > 0
+    assert api["subsampling_items_not_tested_once"] > api["subsampling_items_never_tested"]
     import inspect
 
     # cv.sklearn.default-cv's note: the default_folds are what check_cv makes of cross_val_score's cv=None.

@@ -216,3 +216,32 @@ def test_an_unstandardised_design_has_one_column_deleted_one_ignored_and_a_fit_t
     # On columns of one spread the penalty is no pitfall: rescaling by 1 changes nothing.
     same = unstandardised_penalty(1.0, 60, 1e-3, 0.5, 3).iloc[0]
     assert same["ridge_fit_change_on_rescale"] < 1e-12
+
+
+def test_cv_at_each_lambda_and_k_is_equation_8_13_on_the_k_bias_shuffles_and_the_interaction_is_paired():
+    from cvsuite.methods.folds import shuffled_partition
+    from cvsuite.methods.ridge import ridge_coefficients
+    from cvsuite.studies.ridge_path_folds import lambda_by_folds
+
+    samples = train_and_test(train_size=15, train_seed=3, test_size=200, test_seed=99, noise=0.3, half_width=1.0)
+    lambdas, truth = np.array([0.0, 1e-3, 1.0]), np.array([1.0, 2.0, 4.0])
+    table, effects = lambda_by_folds(samples, 4, lambdas, truth, [3, 15], 3, 5)
+    design = polynomial_design(samples.x, 4, 1.0)
+    estimates = []  # Equation 8.13 at K = 3, lambda = 1e-3, by a literal loop over the shuffles' folds
+    for seed in (5, 6, 7):
+        risks = []
+        for fold in shuffled_partition(15, 3, seed):
+            train = np.setdiff1d(np.arange(15), fold)
+            theta = ridge_coefficients(design[train], samples.y[train], 1e-3)
+            risks.append(np.mean((samples.y[fold] - design[fold] @ theta) ** 2))
+        estimates.append(np.mean(risks))
+    row = table.set_index(["K", "lambda"]).loc[(3, 1e-3)]
+    assert row["cv_estimate"] == pytest.approx(np.mean(estimates), rel=1e-9)
+    assert row["cv_estimate_se"] == pytest.approx(np.std(estimates, ddof=1) / np.sqrt(3), rel=1e-6)
+    assert row["truth"] == 2.0 and row["bias"] == pytest.approx(row["cv_estimate"] - 2.0)
+    assert (table.loc[table["K"] == 15, "cv_estimate_se"] == 0).all()  # every shuffle cuts the same folds
+    assert table.groupby("K")["chosen_by_cv"].sum().tolist() == [1, 1]
+    by_lambda = effects.set_index("lambda")
+    assert by_lambda.loc[effects["reference_lambda"].iloc[0], "interaction"] == 0.0
+    k3, k15 = (table[table["K"] == k].set_index("lambda")["cv_estimate"] for k in (3, 15))
+    assert by_lambda["folds_effect"].to_numpy() == pytest.approx((k3 - k15).to_numpy(), rel=1e-9)

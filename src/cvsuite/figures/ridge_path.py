@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from matplotlib import colormaps
 from matplotlib.figure import Figure
 
 from cvsuite.figures import style
@@ -64,6 +65,36 @@ def worked_example(worked: pd.DataFrame, x: np.ndarray, y: np.ndarray) -> Figure
     return fig
 
 
+def cv_by_lambda_and_k(by_folds: pd.DataFrame, degree: int, n_train: int) -> Figure:
+    """See it move's two knobs: K-fold CV of the ridge fit against lambda, one line per K, over the
+    true expected risk of the fit to all the points (lambda > 0 only: a log axis has no zero)."""
+    fig, ax = style.subplots(figsize=(7.5, 4.8))
+    shown = by_folds[by_folds["lambda"] > 0]
+    ks = sorted(shown["K"].unique())
+    colours = colormaps["viridis"](np.linspace(0.0, 0.85, len(ks)))  # dark for few folds, light for many
+    for k, colour in zip(ks, colours):
+        rows = shown[shown["K"] == k]
+        name = "leave-one-out" if k == n_train else f"K = {k}"
+        ax.plot(rows["lambda"], rows["cv_estimate"], "o-", color=colour, label=f"CV estimate, {name}")
+        chosen = rows[rows["chosen_by_cv"]]
+        star = ax.plot(chosen["lambda"], chosen["cv_estimate"], "*", color=colour, markersize=14, label="_nolegend_")
+        style.explained(star, "by the black star's legend entry, in its line's colour")
+    truth = shown.drop_duplicates("lambda")
+    ax.plot(truth["lambda"], truth["truth"], **style.LINES["truth"], label="true expected risk of the full-data fit")
+    ax.plot([], [], "*", color="black", markersize=12, linestyle="none", label="the λ each K's estimates choose")
+    ax.set(xscale="log", yscale="log", xlabel="regularisation parameter λ (log scale)")
+    ax.set_ylabel("mean squared error (log scale)")
+    low = [v for v in (0.1, 0.2, 0.5) if v > 0.5 * shown[["truth", "cv_estimate"]].min().min()]
+    style.log_axis(ax, "y", low + [10.0**e for e in range(0, 1 + int(np.log10(shown["cv_estimate"].max())))])
+    shuffles = int(shown["shuffles"].iloc[0])
+    ax.set_title(
+        f"Degree {degree} on {n_train} points: K-fold CV (mean over {shuffles} shuffles) above the truth at every λ,\n"
+        "by far more at small λ and small K"
+    )
+    style.figure_legend(fig)
+    return fig
+
+
 def draw(inputs: FigureInputs) -> dict[str, Figure]:
     """The study's figures, from its saved tables and the worked example's two points in its config
     (its figure rule, ``cvsuite.workflow.figure_job``)."""
@@ -75,5 +106,8 @@ def draw(inputs: FigureInputs) -> dict[str, Figure]:
         ),
         "worked_example": worked_example(
             inputs.tables["worked_example"], np.array(we["x"], float), np.array(we["y"], float)
+        ),
+        "cv_by_lambda_and_k": cv_by_lambda_and_k(
+            inputs.tables["lambda_by_folds"], params["degree"], data["train_size"]
         ),
     }

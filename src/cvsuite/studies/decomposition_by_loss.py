@@ -10,7 +10,13 @@ x, and set against the three terms:
   the fits is the squared bias plus the variance (the plug-in forms);
 - classification error, the same fits read as the classifier "y > 0 where the fit is": the Bayes
   error (the noise term), the bias (the majority vote of the fits against the Bayes classifier) and
-  the variance (how often a fit disagrees with the majority), as Domingos (2000) defines them.
+  the variance (how often a fit disagrees with the majority), as Domingos (2000) defines them;
+- log-loss, the same fits read as the probabilistic classifier P(y > 0) = Phi(fit / sigma) (the
+  probability the fit would give if it were the truth), scored exactly against the true probability
+  q = Phi(f / sigma): the terms defined as for squared error, the loss of the truth (the entropy of
+  q, the noise), the mean prediction's excess loss over it (KL(q || p-bar), the bias) and the
+  predictions' spread about their mean in the loss's own divergence (the mean of KL(p-bar || p), the
+  variance).
 
 Each gap, the direct error less the three terms, is a mean over the fits with its Monte Carlo
 standard error. Statistics only: the registry's judges decide what they say.
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy.special import xlogy
 from scipy.stats import norm
 
 from cvsuite.methods.monte_carlo import mean_and_se
@@ -63,6 +70,32 @@ def zero_one_ends_against_interior(fits: Fits, fresh_draws: int, seed: int) -> p
     return pd.DataFrame(rows)
 
 
+def _bernoulli_cross_entropy(q: np.ndarray, log_p: np.ndarray, log_not_p: np.ndarray) -> np.ndarray:
+    """E over y ~ Bernoulli(q) of -log p(y), elementwise, from log p and log (1 - p)."""
+    return -(q * log_p + (1 - q) * log_not_p)
+
+
+def log_loss_terms(fits_at_grid: np.ndarray, truth: np.ndarray, sigma: float) -> dict:
+    """Log-loss's direct expected error per fit (mean over the grid) and the three terms defined as
+    for squared error, for fits (samples x grid) read as P(y > 0) = Phi(fit / sigma)."""
+    q = norm.cdf(truth / sigma)
+    log_p, log_not_p = norm.logcdf(fits_at_grid / sigma), norm.logcdf(-fits_at_grid / sigma)
+    direct = _bernoulli_cross_entropy(q, log_p, log_not_p).mean(axis=1)
+    mean_p = np.exp(log_p).mean(axis=0)
+    entropy = -(xlogy(q, q) + xlogy(1 - q, 1 - q))
+    bias = -entropy - (xlogy(q, mean_p) + xlogy(1 - q, 1 - mean_p))  # KL(q || p-bar)
+    # KL(p-bar || p), per fit and grid point: the cross-entropy less p-bar's entropy
+    variance = (
+        xlogy(mean_p, mean_p) + xlogy(1 - mean_p, 1 - mean_p) + _bernoulli_cross_entropy(mean_p, log_p, log_not_p)
+    )
+    return {
+        "direct": direct,
+        "noise": float(entropy.mean()),
+        "bias": float(bias.mean()),
+        "variance_each": variance.mean(axis=1),
+    }
+
+
 def decomposition_by_loss(fits: Fits, fresh_draws: int, seed: int) -> pd.DataFrame:
     """One row per sample size and degree: the direct expected error under squared and 0-1 loss,
     their three-term sums and gaps (direct less sum) with standard errors, and the gap's share of
@@ -89,6 +122,12 @@ def decomposition_by_loss(fits: Fits, fresh_draws: int, seed: int) -> pd.DataFra
             noise_term, bias_term = float(bayes_error.mean()), float((majority != bayes).mean())
             zero_one_direct, zero_one_direct_se = mean_and_se(zero_one)
             zero_one_gap, zero_one_gap_se = mean_and_se(zero_one - noise_term - bias_term - variance_each)
+            log_loss = log_loss_terms(p, truth, sigma)
+            log_loss_direct, log_loss_direct_se = mean_and_se(log_loss["direct"])
+            log_loss_three = log_loss["noise"] + log_loss["bias"] + float(log_loss["variance_each"].mean())
+            log_loss_gap, log_loss_gap_se = mean_and_se(
+                log_loss["direct"] - log_loss["noise"] - log_loss["bias"] - log_loss["variance_each"]
+            )
             rows.append(
                 {
                     "n": int(n),
@@ -107,6 +146,15 @@ def decomposition_by_loss(fits: Fits, fresh_draws: int, seed: int) -> pd.DataFra
                     "zero_one_three_terms": noise_term + bias_term + float(variance_each.mean()),
                     "zero_one_gap": zero_one_gap,
                     "zero_one_gap_se": zero_one_gap_se,
+                    "log_loss_direct": log_loss_direct,
+                    "log_loss_direct_se": log_loss_direct_se,
+                    "log_loss_noise": log_loss["noise"],
+                    "log_loss_bias": log_loss["bias"],
+                    "log_loss_variance": float(log_loss["variance_each"].mean()),
+                    "log_loss_three_terms": log_loss_three,
+                    "log_loss_gap": log_loss_gap,
+                    "log_loss_gap_se": log_loss_gap_se,
+                    "log_loss_gap_share": abs(log_loss_gap) / log_loss_direct,
                 }
             )
     return pd.DataFrame(rows)

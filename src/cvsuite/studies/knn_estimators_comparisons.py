@@ -75,6 +75,20 @@ def example_partitions(settings: ShapeStudySettings, seed: int) -> dict[str, lis
     return partitions
 
 
+def _shared_training_share_min(n: int, folds: list[np.ndarray]) -> float:
+    """The least, over ordered pairs of distinct fold models, of the share of the first's training
+    images the second also trains on; NaN for a single model."""
+    if len(folds) < 2:
+        return float("nan")
+    training = np.ones((len(folds), n), dtype=np.int64)
+    for i, fold in enumerate(folds):
+        training[i, fold] = 0
+    shared = training @ training.T
+    share = shared / np.diag(shared)[:, None]
+    np.fill_diagonal(share, np.inf)
+    return float(share.min())
+
+
 def training_sizes_table(settings: ShapeStudySettings, partitions: dict[str, list[np.ndarray]]) -> pd.DataFrame:
     """Per estimator: how many models it trains and on how many images, against n(K - 1)/K.
 
@@ -84,7 +98,10 @@ def training_sizes_table(settings: ShapeStudySettings, partitions: dict[str, lis
     largest distance, in images, of a class's count in a fold from its share of the dataset times the
     fold's size ("every fold has approximately the class proportions of the whole set"), over the
     folds that can hold every class (none for leave-one-out); ``held_out_once`` how many images are
-    held out by exactly one of its models ("use every example in the estimate", Purpose).
+    held out by exactly one of its models ("use every example in the estimate", Purpose);
+    ``shared_training_share_min`` the least share of one model's training images that another model
+    of the same estimator also trains on ("models that share most of their training data"; none for
+    the holdout's single model).
     """
     classes = len(settings.design.masks())
     n = classes * settings.images_per_class
@@ -106,6 +123,7 @@ def training_sizes_table(settings: ShapeStudySettings, partitions: dict[str, lis
                 "train_images_gap_max": float(np.abs(sizes - n * (k - 1) / k).max()),
                 "class_count_gap_max": _class_count_gap(labels, folds),
                 "held_out_once": int((np.bincount(np.concatenate(folds), minlength=n) == 1).sum()),
+                "shared_training_share_min": _shared_training_share_min(n, folds),
             }
         )
     return pd.DataFrame(rows)

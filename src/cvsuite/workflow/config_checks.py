@@ -111,6 +111,9 @@ def cross_field_problems(config: dict) -> list[str]:
     for key in ("std_error_min_folds", "partition_grid_folds"):
         if kb[key] > n:
             problems.append(f"k_bias.{key} = {kb[key]}: above the sample size sine_data.train_size = {n}")
+    for i, k in enumerate(config["lambda_by_folds"]["folds"]):
+        if k > n:
+            problems.append(f"lambda_by_folds.folds[{i}] = {k}: K above the sample size sine_data.train_size = {n}")
     rp = config["ridge_path"]
     if not rp["grid_start"] < rp["grid_stop"]:
         problems.append(
