@@ -40,6 +40,7 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 RECOVERED_DATA = "recovered table (not given in the document)"
 EXPECTED_DATA = "exact expectations on fresh data y = a + b x + noise (no table)"
+FRESH_DATA = "simulated fresh tables y = b x + noise at the recovered table's slope and noise (no table)"
 BOTH_DESIGNS_DATA = "exact expectations on fresh data (no table): x as printed (design fixed) or drawn (random)"
 CONSISTENT_DATA = (
     "every table consistent with the printed figures (the recovered one and recover_twelve_points' solutions)"
@@ -130,6 +131,14 @@ def main(job: Job) -> StudyResult:
             "consistent_tables": consistent,
             "single_splits": splits.single_splits(y, design, convention).assign(data=RECOVERED_DATA),
             "fold_fit_spread": splits.fold_fit_spread(y, design, noise_sd).assign(data=RECOVERED_DATA),
+            "unlucky_splits": splits.unlucky_splits(
+                design,
+                convention,
+                slope=slope,
+                noise_sd=noise_sd,
+                draws=params["unlucky_split_draws"],
+                seed=params["unlucky_split_seed"],
+            ).assign(data=FRESH_DATA),
             "fold_fit_distance": splits.fold_fit_distance(design.x, design.degrees, fold_counts).assign(
                 data=EXPECTED_DATA
             ),

@@ -144,7 +144,22 @@ def test_the_naive_over_true_ratio_has_the_delta_method_standard_error(moments):
         se = np.std(linear, ddof=1) / np.sqrt(len(block)) / (2 * np.sqrt(squared))
         assert table.loc[k, "naive_over_true_sd"] == pytest.approx(np.sqrt(squared), rel=1e-12)
         assert table.loc[k, "naive_over_true_sd_se"] == pytest.approx(se, rel=1e-9)
-    assert list(variance_decomposition(moments).columns[-2:]) == ["naive_over_true_sd", "naive_over_true_sd_se"]
+    columns = list(variance_decomposition(moments).columns)
+    assert columns[-4:-2] == ["naive_over_true_sd", "naive_over_true_sd_se"]
+
+
+def test_the_naive_variance_gap_is_the_covariance_terms(moments):
+    """What cv.bg.naive-ignores-covariances reads: Var[CV] less sigma^2 / n, which by the
+    decomposition is exactly its covariance terms ((m - 1)/n omega + (n - m)/n gamma)."""
+    table = variance_decomposition(moments)
+    sizes = moments.groupby("K")["n"].first()
+    for row in table.itertuples():
+        n = sizes[row.K]
+        covariance = ((row.fold_size - 1) / n * row.omega if row.fold_size > 1 else 0.0) + (
+            n - row.fold_size
+        ) / n * row.gamma
+        assert row.naive_variance_gap == pytest.approx(covariance, rel=1e-9, abs=1e-15)
+        assert row.naive_variance_gap_se == row.cv_variance_se
 
 
 def test_variance_differences_are_paired_over_the_same_datasets(moments):

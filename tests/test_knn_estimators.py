@@ -253,7 +253,7 @@ def test_sklearn_defaults_are_read_from_the_installed_version():
     assert api["splitter_classes_shuffling_by_default"] == 0
     assert api["series_train_sizes"] == [2, 6, 10, 14] and api["series_dropped"] == [2, 2, 2, 2]
     assert api["series_test_starts"] == [4, 8, 12, 16]
-    assert api["cross_val_score_scores"] == api["default_folds"]  # one score per fold
+    assert api["subsampling_draws"] == api["default_folds"]
     # ShuffleSplit's draws are not a partition: some images are tested twice, some never; the counts
     # agree with each other (80 items, 5 draws of 16: as many tests as a partition has).
     assert api["subsampling_items"] == 80 and api["subsampling_items_never_tested"] > 0

@@ -128,6 +128,11 @@ def test_the_summary_gains_the_prior_gap_the_cancellation_and_the_training_risk_
     theta = np.linalg.lstsq(design, y, rcond=None)[0]
     assert row["unregularised_cancellation_ratio"] == pytest.approx(cancellation_ratio(design, theta))
     assert row["unregularised_cancellation_ratio"] > 100  # the document's fit: its terms nearly cancel
+    from cvsuite.methods.ridge import ridge_coefficients
+
+    ridge = ridge_coefficients(design, y, 2.6e-5)
+    assert row["best_cancellation_ratio"] == pytest.approx(cancellation_ratio(design, ridge))
+    assert 1 <= row["best_cancellation_ratio"] < row["unregularised_cancellation_ratio"] / 10
     beaten = with_mechanics(summary, grid_of([0.05, 0.2, 0.3], [0.5, 0.2, 0.3], [3, 2, 1]), design, y, 0.35)
     assert beaten.iloc[0]["least_train_risk_excess"] < 0  # a grid that beats the unregularised fit says so
 

@@ -466,3 +466,38 @@ def test_the_fold_fits_distance_to_the_full_fit_is_the_noise_it_carries():
             train = np.setdiff1d(np.arange(12), fold)
             distances.append(np.mean((refit(X[train], y[train], 1, X) - full) ** 2))
     assert np.mean(distances) == pytest.approx(exact, rel=0.1)
+
+
+def test_unlucky_splits_score_every_triple_on_fresh_tables_as_a_refit_would():
+    from cvsuite.studies import twelve_points_splits as splits
+
+    table = splits.unlucky_splits(DESIGN, MSE, slope=2.0, noise_sd=0.3, draws=5, seed=1).iloc[0]
+    ys = 2.0 * X + 0.3 * np.random.default_rng(1).standard_normal((5, 12))
+    worse = []
+    for y in ys:
+        per_split = []
+        for split in map(np.array, __import__("itertools").combinations(range(12), 3)):
+            errors = [splits.held_out_error(y, DESIGN, degree, split, MSE) for degree in DESIGN.degrees]
+            per_split.append(errors[0] > errors[1])
+        worse.append(np.mean(per_split))
+    assert table["splits"] == 220 and table["tables"] == 5
+    assert table["share_line_worse"] == pytest.approx(np.mean(worse))
+    assert table["share_line_worse_se"] == pytest.approx(np.std(worse, ddof=1) / np.sqrt(5))
+
+
+def test_the_spread_across_folds_of_every_partition_is_read_off_the_splits_errors():
+    from itertools import combinations
+
+    from cvsuite.methods.partitions import equal_partitions
+    from cvsuite.studies import twelve_points_splits as splits
+
+    table = splits.single_splits(RECOVERED_Y, DESIGN, MSE).set_index("model")
+    for model, degree in zip(("line", "polynomial"), DESIGN.degrees):
+        error = {
+            c: splits.held_out_error(RECOVERED_Y, DESIGN, degree, np.array(c), MSE) for c in combinations(range(12), 3)
+        }
+        variances = [np.var([error[tuple(g)] for g in p], ddof=1) for p in equal_partitions(12, 4)]
+        assert table.loc[model, "partition_fold_sd_rms"] == pytest.approx(np.sqrt(np.mean(variances)), rel=1e-9)
+        assert table.loc[model, "partition_fold_sd_rms_over_split_sd"] == pytest.approx(
+            table.loc[model, "partition_fold_sd_rms"] / table.loc[model, "split_error_sd"]
+        )

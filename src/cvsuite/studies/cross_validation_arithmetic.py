@@ -129,14 +129,12 @@ def sklearn_defaults(labels: np.ndarray) -> dict:
     and for how many of the two label kinds it is a StratifiedKFold, shuffles, or cuts other folds at
     a second call); how many of ``KFold`` and ``StratifiedKFold`` shuffle by default; and
     ``TimeSeriesSplit(4, gap=2)`` on 20 samples (training sizes, and the samples dropped between each
-    training block and its test block); how many scores ``cross_val_score`` returns at that default
-    (one per fold, "Combine the scores consistently"); and, for "Repeated random subsampling ...
-    rather than a partition", how many of the labels' items ``ShuffleSplit`` with as many draws and the
-    same test share (``random_state=0``) tests other than exactly once, as a partition would.
+    training block and its test block); and, for "Repeated random subsampling ... rather than a
+    partition", how many of the labels' items ``ShuffleSplit`` with as many draws as the default folds
+    and the same test share (``random_state=0``) tests other than exactly once, as a partition would.
     """
     from sklearn import model_selection
-    from sklearn.dummy import DummyClassifier
-    from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, TimeSeriesSplit, check_cv, cross_val_score
+    from sklearn.model_selection import KFold, ShuffleSplit, StratifiedKFold, TimeSeriesSplit, check_cv
 
     binary = labels[: 2 * (len(labels) // 2)] % 2
     kinds = (labels, binary)
@@ -147,7 +145,6 @@ def sklearn_defaults(labels: np.ndarray) -> dict:
 
     series = [(train, test) for train, test in TimeSeriesSplit(4, gap=2).split(np.zeros((20, 1)))]
     n, n_folds = len(labels), resolved[0].get_n_splits()
-    scores = cross_val_score(DummyClassifier(), np.zeros((n, 1)), labels)
     draws = ShuffleSplit(n_splits=n_folds, test_size=1 / n_folds, random_state=0).split(np.zeros((n, 1)))
     tested = np.bincount(np.concatenate([test for _, test in draws]), minlength=n)
     return {
@@ -159,7 +156,7 @@ def sklearn_defaults(labels: np.ndarray) -> dict:
         "label_kinds_shuffled": sum(bool(cv.shuffle) for cv in resolved),
         "label_kinds_folds_changed_between_calls": sum(folds(cv, y) != folds(cv, y) for cv, y in zip(resolved, kinds)),
         "splitter_classes_shuffling_by_default": int(KFold().shuffle) + int(StratifiedKFold().shuffle),
-        "cross_val_score_scores": len(scores),
+        "subsampling_draws": n_folds,
         "subsampling_items": n,
         "subsampling_items_not_tested_once": int((tested != 1).sum()),
         "subsampling_items_never_tested": int((tested == 0).sum()),

@@ -121,6 +121,10 @@ def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:
         )
     table = pd.DataFrame(rows)
     table.insert(len(table.columns) - 1, "naive_over_true_sd", table["naive_std_error_rms"] / table["cv_sd"])
+    # What the naive sigma^2 / n (the n errors taken as independent) leaves out: Var[CV] less it, the
+    # covariance terms of the decomposition; its standard error is Var[CV]'s (sigma^2's is far smaller).
+    table["naive_variance_gap"] = table["cv_variance"] - table["binomial_variance"]
+    table["naive_variance_gap_se"] = table["cv_variance_se"]
     return table
 
 

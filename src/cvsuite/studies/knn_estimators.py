@@ -147,6 +147,9 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
     refits its preprocessing in every fold" (How to Apply It, step 3): a scaler and the classifier in
     a Pipeline, the scaler's fitted means read by the scorer in each fold, against its training
     images' own means and against the whole set's. The two booleans are the listing's printed ones.
+    And a model that has memorised its file, a 1-nearest-neighbour classifier: its accuracy on the
+    images it was fitted to, against its cross-validated accuracy on the same splits ("would be near
+    100% for a model that had memorised the file").
     """
     from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
     from sklearn.neighbors import KNeighborsClassifier
@@ -165,7 +168,8 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
         for (_, test), block in zip(KFold(n_folds).split(features), consecutive_folds(n, n_folds))
     )
     splits = [(np.setdiff1d(np.arange(n), test), test) for test in folds]
-    sklearn_accuracy = float(cross_val_score(KNeighborsClassifier(k), features, labels, cv=splits).mean())
+    scores = cross_val_score(KNeighborsClassifier(k), features, labels, cv=splits)  # one per fold
+    sklearn_accuracy = float(scores.mean())
     distances = squared_distances(features, features)[None]
     tested, predictions = held_out_predictions_literal(
         distances, HeldOutTask(labels, np.arange(n), folds, (k,), n_classes)
@@ -182,14 +186,19 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
     # Each fold's scaler against its own training images' means, and against the whole set's.
     own = [np.abs(mean - features[train].mean(axis=0)).max() for mean, (train, _) in zip(fitted_means, splits)]
     whole = [np.abs(mean - features.mean(axis=0)).max() for mean in fitted_means]
+    memorised = KNeighborsClassifier(1).fit(features, labels)
+    memorised_cv = float(cross_val_score(KNeighborsClassifier(1), features, labels, cv=splits).mean())
     return {
         "folds": n_folds,
         "per_class_counts_match_stratified_kfold": same_counts,
         "unshuffled_kfold_is_consecutive_blocks": blocks,
         "ours_accuracy": ours,
         "sklearn_accuracy": sklearn_accuracy,
+        "sklearn_scores": len(scores),
         "accuracy_difference": ours - sklearn_accuracy,
         "pipeline_fits": len(fitted_means),
         "pipeline_scaler_mean_gap_to_training_images": float(max(own)),
         "pipeline_scaler_mean_gap_to_whole_set": float(min(whole)),
+        "memorising_training_accuracy": float(memorised.score(features, labels)),
+        "memorising_cv_accuracy": memorised_cv,
     }

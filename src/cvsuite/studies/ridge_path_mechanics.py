@@ -82,7 +82,9 @@ def with_mechanics(
     """The exchange-rate summary with what the path's words rest on: at the best lambda, the ridge
     coefficients' relative gap to the posterior mean under the matching Gaussian prior
     (``penalty_prior_gap``); the unregularised fit's terms over the fit they add up to
-    (``unregularised_cancellation_ratio``); and the grid's least training risk less the
+    (``unregularised_cancellation_ratio``), and the same at the best lambda
+    (``best_cancellation_ratio``: "make those expensive and the mechanism goes away"); and the grid's
+    least training risk less the
     unregularised fit's (``least_train_risk_excess``: "the minimiser of the sum cannot beat the
     minimiser of the first part alone")."""
     row = summary.iloc[0]
@@ -91,6 +93,9 @@ def with_mechanics(
         penalty_prior_gap=penalty_prior_gap(train_design, y, float(row["best_lambda"]), noise_sd),
         unregularised_cancellation_ratio=cancellation_ratio(train_design, unregularised),
         least_train_risk_excess=float(grid["train_risk"].min() - row["unregularised_train_risk"]),
+        best_cancellation_ratio=cancellation_ratio(
+            train_design, ridge_coefficients(train_design, y, float(row["best_lambda"]))
+        ),
     )
 
 

@@ -21,6 +21,8 @@ import pandas as pd
 
 from cvsuite.methods.fold_statistics import MODELS, Convention, Design, least_squares_coefficients, predict
 from cvsuite.methods.folds import positional_folds
+from cvsuite.methods.monte_carlo import mean_and_se
+from cvsuite.methods.partitions import equal_partitions, group_index
 
 
 def held_out_error(y, design: Design, degree: int, held_out: np.ndarray, convention: Convention) -> float:
@@ -35,7 +37,9 @@ def single_splits(y, design: Design, convention: Convention) -> pd.DataFrame:
     """Every split holding out as many observations as one of the design's folds: per model, the
     held-out errors' least, greatest, mean and s.d. over the splits (and the greatest over the
     least and over the mean), beside the s.d. of the design's
-    own fold errors (the spread the worked example reports) and their ratio; and, per split, whether
+    own fold errors (the spread the worked example reports) and their ratio; the same s.d. of fold
+    errors over every partition into folds of that size (its root mean square: the spread across
+    folds of a partition drawn at random) and its ratio to the splits' s.d.; and, per split, whether
     the line (the better model by the worked example's CV) scores worse than the polynomial."""
     y = np.asarray(y, dtype=float)
     size = len(design.folds[0])
@@ -46,6 +50,10 @@ def single_splits(y, design: Design, convention: Convention) -> pd.DataFrame:
     folds = np.array(
         [[held_out_error(y, design, degree, fold, convention) for fold in design.folds] for degree in design.degrees]
     )
+    # Every partition into folds of the design's size, each fold found among the splits (both in
+    # lexicographic order), so a partition's fold errors are read off the splits' errors.
+    _, fold_index = group_index(equal_partitions(design.n, len(design.folds)), design.n)
+    partition_fold_var = errors[:, fold_index].var(axis=2, ddof=convention.fold_sd_ddof)  # models x partitions
     line, polynomial = MODELS.index("line"), MODELS.index("polynomial")
     line_worse = int((errors[line] > errors[polynomial]).sum())
     rows = []
@@ -66,10 +74,51 @@ def single_splits(y, design: Design, convention: Convention) -> pd.DataFrame:
                 "split_error_max_over_mean": float(errors[m].max() / errors[m].mean()),
                 "fold_sd": fold_sd,
                 "fold_sd_over_split_sd": fold_sd / split_sd,
+                "partition_fold_sd_rms": float(np.sqrt(partition_fold_var[m].mean())),
+                "partition_fold_sd_rms_over_split_sd": float(np.sqrt(partition_fold_var[m].mean())) / split_sd,
                 "splits_line_worse": line_worse,
             }
         )
     return pd.DataFrame(rows)
+
+
+def unlucky_splits(
+    design: Design, convention: Convention, *, slope: float, noise_sd: float, draws: int, seed: int
+) -> pd.DataFrame:
+    """On fresh tables y = slope x + noise_sd e (``default_rng(seed).standard_normal((draws, n))``,
+    row d for table d), every split holding out as many observations as one of the design's folds:
+    the share of splits on which the line, the model that generated the data, scores worse held out
+    than the polynomial ("an unlucky split can make a good model look poor"), its mean over the tables
+    with its standard error, and the share of tables with at least one such split."""
+    ys = slope * design.x + noise_sd * np.random.default_rng(seed).standard_normal((draws, design.n))
+    size = len(design.folds[0])
+    splits = [np.array(c) for c in combinations(range(design.n), size)]
+    line, polynomial = (design.degrees[MODELS.index(m)] for m in ("line", "polynomial"))
+    worse = np.zeros((draws, len(splits)), dtype=bool)
+    for j, split in enumerate(splits):
+        train = np.setdiff1d(np.arange(design.n), split)
+        errors = []
+        for degree in (line, polynomial):
+            coefficients = least_squares_coefficients(design.x[train], ys[:, train].T, degree, design.x)
+            residuals = ys[:, split].T - predict(coefficients, design.x[split], design.x)
+            squared = residuals**2
+            errors.append(squared.mean(axis=0) if convention.fold_error == "mean" else squared.sum(axis=0))
+        worse[:, j] = errors[0] > errors[1]
+    share = worse.mean(axis=1)
+    share_mean, share_se = mean_and_se(share)
+    return pd.DataFrame(
+        [
+            {
+                "tables": draws,
+                "held_out": size,
+                "splits": len(splits),
+                "share_line_worse": share_mean,
+                "share_line_worse_se": share_se,
+                "tables_with_a_line_worse_split": float(worse.any(axis=1).mean()),
+                "noise_sd": noise_sd,
+            }
+        ]
+    )
 
 
 def fold_fit_spread(y, design: Design, noise_sd: float) -> pd.DataFrame:
