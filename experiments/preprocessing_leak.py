@@ -3,11 +3,15 @@
 "Estimating Out-of-Sample Error", Scaling inside the fold loop against scaling before it, and the
 warning's "A related failure with the same shape". Writes each data set's CV estimate, true error
 and optimism per pipeline, their Monte Carlo summaries per sample size, and each step's leak at the
-main sample size. Its figure (the estimates against the truth, the leak against the sample size)
+main sample size, and whether a held-out observation moves the fold's fit under each step done
+before the split (held_out_influence). Its figure (the estimates against the truth, the leak against the sample size)
 is drawn from the summary and the leaks by its figure rule (cvsuite.figures.preprocessing_leak.draw).
 """
 
-from cvsuite.data.gaussian_regression import RegressionDesign
+import numpy as np
+
+from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample
+from cvsuite.methods.folds import chunked_folds
 from cvsuite.studies import preprocessing_leak as study
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
@@ -28,7 +32,19 @@ def main(job: Job) -> StudyResult:
     leaks = study.leaks_at_sample_size(runs, summary, design, p["sample_size"], p["selected"]).assign(
         **study.noise_floor(runs, p["noise_sd"])
     )
-    return StudyResult(tables={"runs": runs, "summary": summary, "leaks": leaks})
+    # One data set at the main sample size (the first's seed), for the data flow of each step.
+    rng = np.random.default_rng(p["first_seed"])
+    X, y, _ = regression_sample(p["sample_size"], design, rng)
+    influence = study.held_out_influence(
+        X,
+        y,
+        chunked_folds(rng.permutation(p["sample_size"]), p["folds"]),
+        n_selected=p["selected"],
+        ridge_penalty=p["ridge_penalty"],
+        missing_share=p["missing_share"],
+        seed=p["first_seed"],
+    )
+    return StudyResult(tables={"runs": runs, "summary": summary, "leaks": leaks, "held_out_influence": influence})
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ def main(job: Job) -> StudyResult:
         p["ar_coefficient"],
         future_withheld=future_withheld,
         scored_days_before_a_fitted_day=study.scored_days_before_a_fitted_day(days, splits),
+        bias_shares=study.bias_shares(errors, p["ar_coefficient"]),
     )
     example = study.example_series(process, design, p["ar_coefficient"], p["first_seed"])
     return StudyResult(

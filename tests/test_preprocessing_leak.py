@@ -231,3 +231,22 @@ def test_the_noise_floor_is_the_smallest_true_error_and_its_distance_above_the_n
     assert floor["smallest_true_mse_minus_noise_variance"] == pytest.approx(0.01)
     below = runs.assign(full_fit_true_mse=[1.1, 0.99, 1.5])
     assert noise_floor(below, 1.0)["smallest_true_mse_minus_noise_variance"] == pytest.approx(-0.01)
+
+
+def test_a_held_out_observation_moves_the_fold_fit_only_through_a_step_done_before_the_split():
+    from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample
+    from cvsuite.methods.folds import chunked_folds
+    from cvsuite.studies.preprocessing_leak import held_out_influence
+
+    rng = np.random.default_rng(3)
+    X, y, _ = regression_sample(40, RegressionDesign(60, 0, 0.0, 1.0), rng)
+    folds = chunked_folds(rng.permutation(40), 4)
+    table = held_out_influence(X, y, folds, n_selected=5, ridge_penalty=1.0, missing_share=0.25, seed=1)
+    change = table.set_index("step")["largest_prediction_change"]
+    assert change["honest"] == 0.0 and change["imputation_honest"] == 0.0  # the training folds alone
+    assert (change[["scaling_before", "selection_before", "imputation_before"]] > 0).all()
+    assert set(table.loc[table["fitted_on"] == "all the data", "step"]) == {
+        "scaling_before",
+        "selection_before",
+        "imputation_before",
+    }

@@ -27,7 +27,7 @@ CONTRAST_DESIGN = HoldoutDesign(n_days=730, horizon_days=28, n_folds=10, neighbo
 FUTURE_WITHHELD = pd.DataFrame(
     [{"ar_coefficient": 0.8, "future_withheld_days": 14, "gap_closed_percent": 36.0, "gap_closed_percent_se": 1.5}]
 )
-CONTRAST = dict(future_withheld=FUTURE_WITHHELD, scored_days_before_a_fitted_day=0)
+CONTRAST = dict(future_withheld=FUTURE_WITHHELD, scored_days_before_a_fitted_day=0, bias_shares={})
 
 
 def _series_by_hand(seed, phi, design=SMALL, process=PROCESS):
@@ -262,3 +262,27 @@ def test_the_contrast_carries_the_share_of_the_gap_closed_by_withholding_only_th
         temporal_holdout_contrast(
             *_summaries(40.0, 0.3, 90.0), CONTRAST_DESIGN, 0.8, **{**CONTRAST, "future_withheld": closing.iloc[:0]}
         )
+
+
+def test_bias_shares_are_each_figures_gap_to_the_next_period_over_random_folds_gap():
+    from cvsuite.studies.temporal_holdout import bias_shares
+
+    rows = []
+    # (phi, series, random folds, temporal holdout, next period)
+    for phi, s, random, temporal, following in [
+        (0.8, 0, 10.0, 31.0, 30.0),
+        (0.8, 1, 12.0, 18.0, 20.0),
+        (0.0, 0, 16.0, 16.5, 16.2),
+        (0.0, 1, 17.0, 17.0, 17.4),
+    ]:
+        rows += [
+            (s, phi, "random_folds", 0, random),
+            (s, phi, "temporal_holdout", -1, temporal),
+            (s, phi, "next_period", -1, following),
+        ]
+    errors = pd.DataFrame(rows, columns=["series", "ar_coefficient", "estimator", "exclusion_radius_days", "mse"])
+    shares = bias_shares(errors, 0.8)
+    random_gap = ((10 - 30) + (12 - 20)) / 2
+    assert shares["temporal_bias_share"] == pytest.approx(abs(((31 - 30) + (18 - 20)) / 2 / random_gap))
+    assert shares["stable_random_bias_share"] == pytest.approx(abs(((16 - 16.2) + (17 - 17.4)) / 2 / random_gap))
+    assert shares["temporal_bias_share_se"] > 0

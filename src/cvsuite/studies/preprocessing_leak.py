@@ -293,3 +293,94 @@ def leaks_at_sample_size(
     row["selection_cv_minus_noise_variance_se"] = selection["cv_mse_se"]
     row["selection_cv_mse_over_noise_variance"] = selection["cv_mse"] / noise_variance
     return pd.DataFrame([row])
+
+
+def _fold_predictions(
+    X, y, train, *, columns_from, centre_from, n_selected, ridge_penalty, selected=None
+) -> np.ndarray:
+    """The fold model's predictions at its own training rows (``X[train]`` as given): predictors
+    selected on the rows ``columns_from`` (or the columns ``selected``) and centred and scaled on
+    the rows ``centre_from``."""
+    if selected is None:
+        selected = select_by_correlation(X[columns_from], y[columns_from], n_selected)
+    columns = X[:, selected]
+    c, w = fit_ridge_on_selected(
+        columns[train],
+        y[train],
+        centre_x=columns[centre_from].mean(axis=0),
+        scale_x=columns[centre_from].std(axis=0),
+        centre_y=y[centre_from].mean(),
+        ridge_penalty=ridge_penalty,
+    )
+    return c + columns[train] @ w
+
+
+def held_out_influence(
+    X, y, folds, *, n_selected: int, ridge_penalty: float, missing_share: float, seed: int
+) -> pd.DataFrame:
+    """Whether a held-out observation shapes the fit later evaluated on it ("Each uses held-out
+    observations to shape the fit later evaluated on them"), shown by computation: one observation of
+    the first fold is moved far (its response, each predictor, and for imputation its value of the
+    first predictor across that column's median), the first fold's model refitted on the same training
+    rows, and its predictions there compared. Per step done on all the data before splitting
+    (scaling, selection, imputing the first predictor's missing values with the column median) and
+    for the honest pipeline (every step on the training folds): the largest change of a prediction.
+    ``missing_share`` of the first predictor's values are missing for the imputation rows, chosen
+    with ``default_rng(seed)`` among the observations other than the moved one."""
+    n = len(y)
+    fold = folds[0]
+    train = np.ones(n, dtype=bool)
+    train[fold] = False
+    every = np.ones(n, dtype=bool)
+    moved_row = int(fold[0])
+    X_moved, y_moved = X.copy(), y.copy()
+    X_moved[moved_row] += 10.0
+    y_moved[moved_row] += 10.0
+    fit = dict(n_selected=n_selected, ridge_penalty=ridge_penalty)
+    settings = {
+        "honest": dict(columns_from=train, centre_from=train),
+        "scaling_before": dict(columns_from=train, centre_from=every),
+        "selection_before": dict(columns_from=every, centre_from=train),
+    }
+    changes = {
+        name: float(
+            np.abs(
+                _fold_predictions(X_moved, y_moved, train, **rows, **fit)
+                - _fold_predictions(X, y, train, **rows, **fit)
+            ).max()
+        )
+        for name, rows in settings.items()
+    }
+    # Imputation: missing values of one predictor the fold model uses (the first the training rows
+    # select) filled with its median, over all the rows or over the training rows; the held-out
+    # observation's own value of it is moved across that median.
+    # The predictors stay those the training rows select before imputation: a column filled with a
+    # constant correlates less, and a selection that dropped it would hide what its median does.
+    chosen = select_by_correlation(X[train], y[train], n_selected)
+    j = int(chosen[0])
+    rng = np.random.default_rng(seed)
+    others = np.setdiff1d(np.arange(n), [moved_row])
+    missing = rng.choice(others, size=int(round(missing_share * n)), replace=False)
+    present = np.setdiff1d(np.arange(n), missing)
+    median_rows = {"imputation_before": present, "imputation_honest": np.intersect1d(present, np.flatnonzero(train))}
+    across = 10.0 if X[moved_row, j] <= np.median(X[present, j]) else -10.0
+    for name, median_from in median_rows.items():
+        predictions = []
+        for value in (X[moved_row, j], X[moved_row, j] + across):
+            filled = X.copy()
+            filled[moved_row, j] = value
+            filled[missing, j] = np.median(filled[median_from, j])
+            predictions.append(
+                _fold_predictions(filled, y, train, columns_from=train, centre_from=train, selected=chosen, **fit)
+            )
+        changes[name] = float(np.abs(predictions[1] - predictions[0]).max())
+    return pd.DataFrame(
+        [
+            {
+                "step": name,
+                "fitted_on": "all the data" if name.endswith("before") else "the training folds",
+                "largest_prediction_change": change,
+            }
+            for name, change in changes.items()
+        ]
+    )

@@ -249,6 +249,27 @@ def errors_by_ar_coefficient(errors: pd.DataFrame, innovation_sd: float, horizon
     return pd.DataFrame(rows)
 
 
+def bias_shares(errors: pd.DataFrame, ar_coefficient: float) -> dict:
+    """How far each figure is off the next period's error, as a share of how far random folds are off
+    it at phi = ``ar_coefficient`` (ratios of mean gaps, paired by series, delta-method SEs), in
+    absolute value: the temporal holdout's gap there ("A figure that estimates next month's
+    performance"), and random folds' gap with independent noise, phi = 0, a population that does not
+    move (series s has the same seed at every phi): "A figure that estimates performance on a fresh
+    draw from the same population"."""
+    main, stable = _pivot(errors, ar_coefficient), _pivot(errors, 0.0)
+    if not main.index.equals(stable.index):
+        raise ValueError("the bias shares need the same series at phi = 0 and at the main AR coefficient")
+    random_gap = main["random_folds"] - main["next_period"]
+    temporal, temporal_se = ratio_and_se(main["temporal_holdout"] - main["next_period"], random_gap)
+    stable_random, stable_random_se = ratio_and_se(stable["random_folds"] - stable["next_period"], random_gap)
+    return {
+        "temporal_bias_share": abs(temporal),
+        "temporal_bias_share_se": temporal_se,
+        "stable_random_bias_share": abs(stable_random),
+        "stable_random_bias_share_se": stable_random_se,
+    }
+
+
 def errors_by_exclusion_radius(errors: pd.DataFrame) -> pd.DataFrame:
     """Per phi and exclusion radius, the random-fold MSE and the share of the gap it closes.
 

@@ -24,6 +24,7 @@ def temporal_holdout_contrast(
     *,
     future_withheld: pd.DataFrame,
     scored_days_before_a_fitted_day: int,
+    bias_shares: dict,
 ) -> pd.DataFrame:
     """The one-row contrast at phi = ``ar_coefficient``, the effect sizes with MC SEs.
 
@@ -36,7 +37,8 @@ def temporal_holdout_contrast(
     independent noise (phi = 0), the share of the gap closed at the first and the widest exclusion
     radius (in percent and, for the widest, as a share), the random-fold error minus the least error
     any forecast of the next period can reach (its SE the random folds': the floor is exact), the
-    share closed when only the days after each held-out day are withheld, and the count above.
+    share closed when only the days after each held-out day are withheld, the count above, and
+    ``bias_shares`` (``cvsuite.studies.temporal_holdout.bias_shares``).
     """
     main = by_phi[by_phi["ar_coefficient"] == ar_coefficient]
     independent = by_phi[by_phi["ar_coefficient"] == 0.0]
@@ -88,4 +90,5 @@ def temporal_holdout_contrast(
     row["random_folds_minus_forecast_floor_mse"] = row["random_folds_mse"] - row["forecast_floor_mse"]
     row["random_folds_minus_forecast_floor_mse_se"] = row["random_folds_mse_se"]
     row["temporal_scored_days_before_a_fitted_day"] = int(scored_days_before_a_fitted_day)
+    row.update(bias_shares)
     return pd.DataFrame([row])
