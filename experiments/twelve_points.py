@@ -139,6 +139,15 @@ def main(job: Job) -> StudyResult:
                 draws=params["unlucky_split_draws"],
                 seed=params["unlucky_split_seed"],
             ).assign(data=FRESH_DATA),
+            "partition_noise": splits.partition_noise(
+                design,
+                convention,
+                slope=slope,
+                noise_sd=noise_sd,
+                draws=params["partition_noise_draws"],
+                seed=params["partition_noise_seed"],
+                repeats=params["partition_noise_repeats"],
+            ).assign(data=FRESH_DATA),
             "fold_fit_distance": splits.fold_fit_distance(design.x, design.degrees, fold_counts).assign(
                 data=EXPECTED_DATA
             ),

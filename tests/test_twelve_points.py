@@ -501,3 +501,26 @@ def test_the_spread_across_folds_of_every_partition_is_read_off_the_splits_error
         assert table.loc[model, "partition_fold_sd_rms_over_split_sd"] == pytest.approx(
             table.loc[model, "partition_fold_sd_rms"] / table.loc[model, "split_error_sd"]
         )
+
+
+def test_partition_noise_averages_every_partition_of_each_fresh_table():
+    from itertools import combinations
+
+    from cvsuite.methods.partitions import equal_partitions
+    from cvsuite.studies import twelve_points_splits as splits
+
+    table = splits.partition_noise(DESIGN, MSE, slope=2.0, noise_sd=0.3, draws=3, seed=5, repeats=4).set_index("model")
+    rng = np.random.default_rng(5)
+    ys = 2.0 * X + 0.3 * rng.standard_normal((3, 12))
+    partitions = equal_partitions(12, 4)
+    complete, spreads = [], []
+    for y in ys:
+        error = {c: splits.held_out_error(y, DESIGN, 1, np.array(c), MSE) for c in combinations(range(12), 3)}
+        cv = np.array([np.mean([error[tuple(g)] for g in p]) for p in partitions])
+        complete.append(cv.mean())
+        spreads.append(cv.std(ddof=1))
+    line = table.loc["line"]
+    assert line["complete_cv_mean"] == pytest.approx(np.mean(complete), rel=1e-9)
+    assert line["partition_sd_rms"] == pytest.approx(np.sqrt(np.mean(np.square(spreads))), rel=1e-9)
+    assert line["partitions"] == len(partitions) == 15400
+    assert 0 <= line["interval_coverage"] <= 1 and line["repeated_over_single_rms"] > 0

@@ -179,3 +179,79 @@ def fold_fit_distance(x, degrees, fold_counts) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def partition_noise(
+    design: Design,
+    convention: Convention,
+    *,
+    slope: float,
+    noise_sd: float,
+    draws: int,
+    seed: int,
+    repeats: int,
+    batch: int = 200,
+) -> pd.DataFrame:
+    """CV_k over every partition into folds of the design's size, on fresh tables y = slope x +
+    noise_sd e (``default_rng(seed)``: the tables' noise, draws x n, then each table's ``repeats``
+    partitions drawn uniformly among all of them). Per model, over the tables:
+
+    - complete cross-validation, the mean of CV_k over all partitions, and how far a mean over
+      ``repeats`` random partitions and one partition are from it (root mean squares, and their
+      ratio): "a better Monte Carlo estimate of complete cross-validation";
+    - the spread over partitions (root mean square s.d.) against the spread of one partition's CV_k
+      over tables, and how often one partition's CV_k lies within 2 partition s.d. of the error of
+      the model fitted to all n (exact: noise_sd^2 plus its mean squared distance from the true
+      line), with its binomial standard error: "report the spread as partition noise, not as a
+      confidence interval for the error".
+    """
+    if convention.fold_error != "mean" or convention.cv != "mean_of_folds":
+        raise ValueError("partition_noise reads CV_k as the mean of mean fold errors")
+    rng = np.random.default_rng(seed)
+    ys = slope * design.x + noise_sd * rng.standard_normal((draws, design.n))
+    size = len(design.folds[0])
+    triples = [np.array(c) for c in combinations(range(design.n), size)]
+    _, fold_index = group_index(equal_partitions(design.n, len(design.folds)), design.n)
+    chosen = rng.integers(0, len(fold_index), size=(draws, repeats))
+    rows = []
+    for model, degree in zip(MODELS, design.degrees):
+        held_out = np.empty((draws, len(triples)))
+        for t, triple in enumerate(triples):
+            train = np.setdiff1d(np.arange(design.n), triple)
+            coefficients = least_squares_coefficients(design.x[train], ys[:, train].T, degree, design.x)
+            residuals = ys[:, triple].T - predict(coefficients, design.x[triple], design.x)
+            held_out[:, t] = (residuals**2).mean(axis=0)
+        full = predict(least_squares_coefficients(design.x, ys.T, degree, design.x), design.x, design.x)
+        truth = noise_sd**2 + ((full - (slope * design.x)[:, None]) ** 2).mean(axis=0)
+        complete, spread, single, repeated = (np.empty(draws) for _ in range(4))
+        for start in range(0, draws, batch):
+            rows_ = slice(start, min(start + batch, draws))
+            cv = held_out[rows_][:, fold_index].mean(axis=2)  # tables x partitions
+            complete[rows_] = cv.mean(axis=1)
+            spread[rows_] = cv.std(axis=1, ddof=1)
+            picked = np.take_along_axis(cv, chosen[rows_], axis=1)
+            single[rows_], repeated[rows_] = picked[:, 0], picked.mean(axis=1)
+        covered = np.abs(single - truth) <= 2 * spread
+        coverage = float(covered.mean())
+        rows.append(
+            {
+                "model": model,
+                "degree": int(degree),
+                "tables": draws,
+                "partitions": len(fold_index),
+                "repeats": repeats,
+                "complete_cv_mean": float(complete.mean()),
+                "single_rms_from_complete": float(np.sqrt(np.mean((single - complete) ** 2))),
+                "repeated_rms_from_complete": float(np.sqrt(np.mean((repeated - complete) ** 2))),
+                "repeated_over_single_rms": float(
+                    np.sqrt(np.mean((repeated - complete) ** 2) / np.mean((single - complete) ** 2))
+                ),
+                "partition_sd_rms": float(np.sqrt(np.mean(spread**2))),
+                "table_sd": float(single.std(ddof=1)),
+                "partition_sd_over_table_sd": float(np.sqrt(np.mean(spread**2)) / single.std(ddof=1)),
+                "interval_coverage": coverage,
+                "interval_coverage_se": float(np.sqrt(coverage * (1 - coverage) / draws)),
+                "noise_sd": noise_sd,
+            }
+        )
+    return pd.DataFrame(rows)
