@@ -56,8 +56,9 @@ def cv_quadratic_forms(design: Design, convention: Convention) -> np.ndarray:
 
 def expectations_by_folds(x, degrees, fold_counts, convention: Convention) -> pd.DataFrame:
     """Per model and k: fold and training sizes, fits, E[CV_k] and s.d.(CV_k), the full-sample error
-    and the pessimism E[CV_k] / full-sample error - 1 (as a fraction, and in percent); all in units of
-    the noise variance."""
+    and the pessimism E[CV_k] / full-sample error - 1 (as a fraction, and in percent), the expected
+    training error (1 - p/n: the fit's agreement with the noise takes p/n of it) and E[CV_k] over it;
+    all in units of the noise variance."""
     x = np.asarray(x, dtype=float)
     n = len(x)
     rows = []
@@ -85,6 +86,9 @@ def expectations_by_folds(x, degrees, fold_counts, convention: Convention) -> pd
                     "full_sample_error": full_sample,
                     "pessimism_percent": 100 * (expected / full_sample - 1),
                     "pessimism": expected / full_sample - 1,
+                    # E[RSS / n]: the noise less the share the fit absorbs, an identity of least squares
+                    "expected_training_error": 1 - parameters / n,
+                    "expected_cv_over_training": expected / (1 - parameters / n),
                 }
             )
     return pd.DataFrame(rows)
