@@ -92,3 +92,20 @@ def test_the_ranking_is_judged_by_the_regret_beside_the_winners_optimism():
     assert table["winner_truth_over_mean_candidate_se"] == pytest.approx(np.std(gains, ddof=1) / 2)
     assert 0 < table["mean_score_truth_correlation"] <= 1 and table["mean_score_truth_correlation_se"] >= 0
     assert ranking_robustness(candidate_scores([]).iloc[0:0]).empty
+
+
+def test_no_choice_reads_the_fresh_images_or_its_own_outer_test_fold():
+    import yaml
+
+    from conftest import ROOT
+    from cvsuite.studies.nested_data_flow import selection_data_flow
+    from cvsuite.studies.shape_image_datasets import ShapeStudySettings
+
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    settings = ShapeStudySettings.from_config(
+        config["shape_images"], config["knn_estimators"], config["nested_optimism"]
+    )
+    flow = selection_data_flow(3, settings).set_index("change")
+    assert (flow.loc[flow["may_move"] == "none", "choices_moved"] == 0).all()
+    assert flow.loc[flow["part"] == "fresh", "choices"].tolist() == [1 + settings.outer_folds] * 2
+    assert flow["part"].tolist() == ["fresh", "fresh", "outer_test", "outer_training"]

@@ -123,11 +123,23 @@ class _Dataset:
     """The images of one dataset, their distances per blur, and lazily the fresh-image accuracies."""
 
     def __init__(self, seed: int, s: ShapeStudySettings):
-        self.settings = s
         self.rng = np.random.default_rng(seed)
+        images, labels = draw_shape_images(s.images_per_class, self.rng, s.design)
+        fresh, fresh_labels = draw_shape_images(s.fresh_per_class, self.rng, s.design)
+        self._index(s, images, labels, fresh, fresh_labels)
+
+    @classmethod
+    def of_images(cls, s: ShapeStudySettings, images, labels, fresh, fresh_labels) -> _Dataset:
+        """A dataset of the given labelled and fresh images (no random stream of its own)."""
+        data = cls.__new__(cls)
+        data.rng = None
+        data._index(s, images, labels, fresh, fresh_labels)
+        return data
+
+    def _index(self, s: ShapeStudySettings, images, labels, fresh, fresh_labels) -> None:
+        self.settings = s
         self.n_classes = len(s.design.masks())
-        self.images, self.labels = draw_shape_images(s.images_per_class, self.rng, s.design)
-        self.fresh, self.fresh_labels = draw_shape_images(s.fresh_per_class, self.rng, s.design)
+        self.images, self.labels, self.fresh, self.fresh_labels = images, labels, fresh, fresh_labels
         self.features = {sigma: blurred_features(self.images, sigma) for sigma in s.sigmas}
         self.distances = np.stack([squared_distances(self.features[sigma], self.features[sigma]) for sigma in s.sigmas])
         # Sort each distance row once; if two distances in a row tie, fall back to the document's
