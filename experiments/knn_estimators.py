@@ -42,6 +42,7 @@ from cvsuite.studies.knn_estimators_comparisons import (
     setup_table,
     training_sizes_table,
 )
+from cvsuite.studies.knn_test_sets import holdout_spread, small_test_power
 from cvsuite.studies.shape_image_datasets import ShapeStudySettings, kfold_name
 from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -89,6 +90,7 @@ def main(job: Job) -> StudyResult:
     nested = nested_fits(settings.outer_folds, settings.selection_folds, len(settings.sigmas) * len(settings.ks))
     arithmetic = arithmetic_tables(cited_numbers(job.input.published), labels, auc, nested)
 
+    tests = blocks["small_test_sets"]
     # The shapes figure shows the first dataset of the study as it was drawn: its figure job gets
     # the images it shows rather than redrawing a dataset.
     first = blocks["shape_images"]["first_seed"]
@@ -111,6 +113,10 @@ def main(job: Job) -> StudyResult:
             "bias_sources": sources,
             "bias_source_differences": source_differences,
             "training_size_share": training_size_share(fold_models, names[-1], names[1]),
+            "holdout_spread": holdout_spread(settings, tests["images_per_class"], tests["repartitions"], tests["seed"]),
+            "small_test_power": small_test_power(
+                settings, blocks["shape_images"]["first_seed"], tests["test_sizes"], tests["draws"], tests["draw_seed"]
+            ),
             **arithmetic,
         },
         arrays={"example_images": examples},

@@ -1,0 +1,100 @@
+"""Why a single small test set says little ("Cross-Validation", Purpose).
+
+"With a few hundred images the held-out set is small enough that its score depends heavily on which
+images happened to land in it", and, after Goodfellow, Bengio and Courville: "a small test set leaves
+statistical uncertainty around the estimated error, which makes it hard to claim that one algorithm
+beats another". On the Example's design and fixed classifier (blur 1, k = 5):
+
+- ``holdout_spread``: on one dataset of a few hundred images, the s.d. of the 80/20 holdout's score
+  over re-drawn splits, beside the s.d. of 5-fold CV over re-drawn partitions;
+- ``small_test_power``: on the first dataset, the fixed classifier against the setting of the grid
+  with the best true accuracy (both trained on the 80 images), scored on random test sets of each
+  size drawn from the fresh images: how often a paired (McNemar) test at the 5% level says which is
+  better, with its binomial standard error.
+
+Statistics only: the registry's records decide what they say.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cvsuite.data.shape_images import draw_shape_images
+from cvsuite.methods.folds import stratified_round_robin_folds
+from cvsuite.methods.knn import majority_votes
+from cvsuite.studies.shape_image_datasets import ShapeStudySettings, _Dataset
+
+Z_5_PERCENT = 1.959963984540054  # two-sided 5% point of the standard normal
+
+
+def holdout_spread(s: ShapeStudySettings, images_per_class: int, repartitions: int, seed: int) -> pd.DataFrame:
+    """One dataset of ``images_per_class`` images per shape (``default_rng(seed)``: the images, then
+    per repetition a holdout split and a 5-fold partition, stratified, as the Example draws them):
+    the fixed classifier's holdout and 5-fold scores over the repetitions, their s.d.s and ratio."""
+    rng = np.random.default_rng(seed)
+    images, labels = draw_shape_images(images_per_class, rng, s.design)
+    data = _Dataset.of_images(s, images, labels, images[:0], labels[:0])
+    redrawn = []
+    for _ in range(repartitions):
+        redrawn.append(stratified_round_robin_folds(labels, s.holdout_folds, rng)[:1])
+        redrawn.append(stratified_round_robin_folds(labels, s.repartition_folds, rng))
+    scores = np.array(data.fixed_accuracies(redrawn))
+    holdout, kfold = scores[0::2], scores[1::2]
+    return pd.DataFrame(
+        [
+            {
+                "images": len(labels),
+                "held_out_images": int(len(redrawn[0][0])),
+                "repartitions": repartitions,
+                "holdout_sd": float(holdout.std(ddof=1)),
+                "holdout_range_points": float(100 * (holdout.max() - holdout.min())),
+                "kfold_sd": float(kfold.std(ddof=1)),
+                "holdout_over_kfold_sd": float(holdout.std(ddof=1) / kfold.std(ddof=1)),
+            }
+        ]
+    )
+
+
+def small_test_power(s: ShapeStudySettings, dataset_seed: int, sizes, draws: int, seed: int) -> pd.DataFrame:
+    """Per test-set size: over every pair of the grid's settings (each trained on the first dataset's
+    80 images), how often McNemar's paired z on a random test set of that size (``draws`` sets,
+    ``default_rng(seed)``, without replacement from the fresh images) exceeds the 5% point, averaged
+    over the pairs, with the standard error of that mean over the draws; beside the pairs' mean
+    absolute difference of true accuracy (on all the fresh images) and the binomial standard error of
+    one accuracy at that size."""
+    data = _Dataset(dataset_seed, s)
+    columns = []
+    for sigma in s.sigmas:
+        nearest = data.fresh_ranking(sigma)[:, : max(s.ks)]
+        votes = majority_votes(data.labels[nearest], s.ks, data.n_classes)
+        columns.append(votes == data.fresh_labels[:, None])
+    correct = np.concatenate(columns, axis=1).T.astype(float)  # settings x fresh images
+    pairs = np.triu_indices(len(correct), k=1)
+    accuracy = correct.mean(axis=1)
+    rng = np.random.default_rng(seed)
+    rows = []
+    for size in sizes:
+        detected = np.empty(draws)
+        for d in range(draws):
+            picked = correct[:, rng.choice(correct.shape[1], size=size, replace=False)]
+            only_first = (picked @ (1 - picked).T)[pairs]  # right by the first of a pair only
+            only_second = ((1 - picked) @ picked.T)[pairs]
+            discordant = only_first + only_second
+            z = np.abs(only_first - only_second) / np.sqrt(np.maximum(discordant, 1))
+            detected[d] = float((z > Z_5_PERCENT).mean())
+        power = float(detected.mean())
+        mid = float(np.median(accuracy))
+        rows.append(
+            {
+                "test_images": int(size),
+                "draws": draws,
+                "settings": len(correct),
+                "pairs": len(pairs[0]),
+                "mean_abs_accuracy_difference": float(np.abs(accuracy[pairs[0]] - accuracy[pairs[1]]).mean()),
+                "accuracy_se_at_size": float(np.sqrt(mid * (1 - mid) / size)),
+                "power": power,
+                "power_se": float(detected.std(ddof=1) / np.sqrt(draws)),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,45 @@
+"""Small test sets on the shape-image design: the holdout's spread and a paired test's power."""
+
+import numpy as np
+import pytest
+import yaml
+
+from conftest import ROOT
+from cvsuite.methods.knn import majority_votes
+from cvsuite.studies.knn_test_sets import Z_5_PERCENT, holdout_spread, small_test_power
+from cvsuite.studies.shape_image_datasets import ShapeStudySettings, _Dataset
+
+
+@pytest.fixture(scope="module")
+def settings():
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    return ShapeStudySettings.from_config(config["shape_images"], config["knn_estimators"], config["nested_optimism"])
+
+
+def test_the_holdout_is_redrawn_beside_five_fold_on_one_larger_dataset(settings):
+    row = holdout_spread(settings, 20, 6, 3).iloc[0]
+    assert (row["images"], row["held_out_images"], row["repartitions"]) == (80, 16, 6)
+    assert row["holdout_over_kfold_sd"] == pytest.approx(row["holdout_sd"] / row["kfold_sd"])
+
+
+def test_power_is_the_share_of_pairs_mcnemar_separates_on_each_random_test_set(settings):
+    table = small_test_power(settings, 0, [16], 2, 4).iloc[0]
+    data = _Dataset(0, settings)
+    correct = []
+    for sigma in settings.sigmas:
+        nearest = data.fresh_ranking(sigma)[:, : max(settings.ks)]
+        votes = majority_votes(data.labels[nearest], settings.ks, data.n_classes)
+        correct += [votes[:, i] == data.fresh_labels for i in range(len(settings.ks))]
+    rng = np.random.default_rng(4)
+    shares = []
+    for _ in range(2):
+        picked = rng.choice(len(data.fresh_labels), size=16, replace=False)
+        hits = [c[picked] for c in correct]
+        detected = []
+        for i in range(len(hits)):
+            for j in range(i + 1, len(hits)):
+                b, c = int((hits[i] & ~hits[j]).sum()), int((~hits[i] & hits[j]).sum())
+                detected.append(b + c > 0 and abs(b - c) / np.sqrt(b + c) > Z_5_PERCENT)
+        shares.append(np.mean(detected))
+    assert table["pairs"] == 42 * 41 // 2
+    assert table["power"] == pytest.approx(np.mean(shares))
