@@ -22,6 +22,7 @@ from cvsuite.studies.bias_variance import (
     more_data,
     optima,
     optimum_shift,
+    optimum_shift_held_out,
     rigid_and_flexible,
     training_error_steps,
 )
@@ -43,6 +44,7 @@ def main(job: Job) -> StudyResult:
             "more_data": more_data(fits),
             "ends_against_interior": ends_against_interior(fits),
             "optimum_shift": optimum_shift(fits, best),
+            "optimum_shift_held_out": optimum_shift_held_out(fits),
             "training_error_steps": training_error_steps(fits),
             "bias_across_n": bias_across_n(table),
             "decomposition_by_loss": decomposition_by_loss(fits, draws, fresh_seed),

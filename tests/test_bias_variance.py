@@ -182,3 +182,19 @@ def test_log_loss_terms_add_up_without_spread_and_not_with_it():
     spread = log_loss_terms(truth + np.array([[-0.6], [0.0], [0.6]]), truth, sigma)
     gap = spread["direct"].mean() - spread["noise"] - spread["bias"] - spread["variance_each"].mean()
     assert abs(gap) > 1e-3
+
+
+def test_the_held_out_optimum_shift_chooses_on_one_half_and_scores_on_the_other():
+    from cvsuite.studies.bias_variance import BiasVarianceSettings, fit_samples, optimum_shift_held_out
+
+    fits = fit_samples(BiasVarianceSettings((30, 60), (0, 4), 12, 41, 2, 0.3, 1.0))
+    table = optimum_shift_held_out(fits)
+    errors = {n: fits.excess_errors(n) + fits.noise**2 for n in fits.sizes}
+    chosen = {n: int(fits.degrees[np.argmin(e[:, :6].mean(axis=1))]) for n, e in errors.items()}
+    first = table.iloc[0]
+    assert sorted((chosen[first.n], chosen[first.larger_n])) == [first.less_flexible_degree, first.more_flexible_degree]
+    top, bottom = first.more_flexible_degree, first.less_flexible_degree
+    held_out = errors[first.at_n][:, 6:]
+    index = list(fits.degrees)
+    expected = np.log(held_out[index.index(top)].mean() / held_out[index.index(bottom)].mean())
+    assert first.log_error_ratio == pytest.approx(expected) and first.samples_scored == 6

@@ -320,6 +320,45 @@ def optimum_shift(fits: Fits, best: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def optimum_shift_held_out(fits: Fits) -> pd.DataFrame:
+    """``optimum_shift`` with each size's optimum chosen on its first half of samples and every ratio
+    measured on the second half, so that no optimum is scored on the samples it was picked on (the
+    least mean of many noisy errors sits low on the samples that picked it)."""
+    rows = []
+    halves = {}
+    for n in fits.sizes:
+        errors = fits.excess_errors(n) + fits.noise**2
+        half = errors.shape[1] // 2
+        halves[n] = errors[:, half:]
+        rows.append({"n": n, "best_degree": int(fits.degrees[int(np.argmin(errors[:, :half].mean(axis=1)))])})
+    optimum = pd.DataFrame(rows).set_index("n")["best_degree"]
+    index = {degree: i for i, degree in enumerate(fits.degrees)}
+    out = []
+    for small, large in zip(fits.sizes[:-1], fits.sizes[1:]):
+        less, more = sorted((int(optimum[small]), int(optimum[large])))
+        for at, (top, bottom), ratio in (
+            (small, (more, less), "more flexible over less flexible"),
+            (large, (less, more), "less flexible over more flexible"),
+        ):
+            errors = halves[at]
+            log_ratio, log_ratio_se = paired_log_ratio(errors[index[top]], errors[index[bottom]])
+            out.append(
+                {
+                    "n": small,
+                    "larger_n": large,
+                    "at_n": at,
+                    "less_flexible_degree": less,
+                    "more_flexible_degree": more,
+                    "ratio": ratio,
+                    "samples_scored": errors.shape[1],
+                    "error_ratio": float(np.exp(log_ratio)),
+                    "log_error_ratio": log_ratio,
+                    "log_error_ratio_se": log_ratio_se,
+                }
+            )
+    return pd.DataFrame(out)
+
+
 def training_error_steps(fits: Fits) -> pd.DataFrame:
     """Per sample size and each step of degree: the expected training error at the next degree less
     the one at this degree, paired by sample, with its s.e."""
