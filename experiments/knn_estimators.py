@@ -13,7 +13,7 @@ figure rule (cvsuite.figures.knn_estimators.draw).
 
 import numpy as np
 
-from cvsuite.data.shape_images import draw_shape_images
+from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.published.published_values import published_value, read_published_values
 from cvsuite.studies.cross_validation_arithmetic import (
     CitedNumbers,
@@ -42,7 +42,7 @@ from cvsuite.studies.knn_estimators_comparisons import (
     setup_table,
     training_sizes_table,
 )
-from cvsuite.studies.knn_test_sets import holdout_spread, small_test_power
+from cvsuite.studies.knn_test_sets import holdout_spread, new_source, small_test_power
 from cvsuite.studies.shape_image_datasets import ShapeStudySettings, kfold_name
 from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -90,7 +90,7 @@ def main(job: Job) -> StudyResult:
     nested = nested_fits(settings.outer_folds, settings.selection_folds, len(settings.sigmas) * len(settings.ks))
     arithmetic = arithmetic_tables(cited_numbers(job.input.published), labels, auc, nested)
 
-    tests = blocks["small_test_sets"]
+    tests, shift = blocks["small_test_sets"], blocks["new_source"]
     # The shapes figure shows the first dataset of the study as it was drawn: its figure job gets
     # the images it shows rather than redrawing a dataset.
     first = blocks["shape_images"]["first_seed"]
@@ -116,6 +116,18 @@ def main(job: Job) -> StudyResult:
             "holdout_spread": holdout_spread(settings, tests["images_per_class"], tests["repartitions"], tests["seed"]),
             "small_test_power": small_test_power(
                 settings, blocks["shape_images"]["first_seed"], tests["test_sizes"], tests["draws"], tests["draw_seed"]
+            ),
+            "new_source": new_source(
+                settings,
+                ShapeImageDesign(
+                    size=settings.design.size,
+                    max_shift=settings.design.max_shift,
+                    contrast=(shift["contrast_low"], shift["contrast_high"]),
+                    noise_sd=shift["noise_sd"],
+                ),
+                shift["datasets"],
+                shift["fresh_per_class"],
+                shift["seed"],
             ),
             **arithmetic,
         },

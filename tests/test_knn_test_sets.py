@@ -43,3 +43,16 @@ def test_power_is_the_share_of_pairs_mcnemar_separates_on_each_random_test_set(s
         shares.append(np.mean(detected))
     assert table["pairs"] == 42 * 41 // 2
     assert table["power"] == pytest.approx(np.mean(shares))
+
+
+def test_a_new_source_is_scored_beside_the_same_source_on_the_same_datasets(settings):
+    from cvsuite.data.shape_images import ShapeImageDesign
+    from cvsuite.studies.knn_test_sets import new_source
+
+    same = new_source(settings, settings.design, 3, 20, 7).iloc[0]
+    # A "new" source drawn from the same design differs only by its own fresh draws.
+    assert same["datasets"] == 3 and same["fresh_images"] == 80
+    shifted = new_source(settings, ShapeImageDesign(noise_sd=1.5, contrast=(0.2, 0.4)), 3, 20, 7).iloc[0]
+    assert shifted["cv_accuracy"] == same["cv_accuracy"]  # the same datasets and partitions
+    assert shifted["new_source_accuracy"] < shifted["same_source_accuracy"]
+    assert shifted["cv_minus_new_source"] == pytest.approx(shifted["cv_accuracy"] - shifted["new_source_accuracy"])

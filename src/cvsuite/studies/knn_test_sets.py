@@ -20,9 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cvsuite.data.shape_images import draw_shape_images
+from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import stratified_round_robin_folds
 from cvsuite.methods.knn import majority_votes
+from cvsuite.methods.monte_carlo import mean_and_se, ratio_and_se
 from cvsuite.studies.shape_image_datasets import ShapeStudySettings, _Dataset
 
 Z_5_PERCENT = 1.959963984540054  # two-sided 5% point of the standard normal
@@ -98,3 +99,33 @@ def small_test_power(s: ShapeStudySettings, dataset_seed: int, sizes, draws: int
             }
         )
     return pd.DataFrame(rows)
+
+
+def new_source(
+    s: ShapeStudySettings, shifted: ShapeImageDesign, datasets: int, fresh_per_class: int, seed: int
+) -> pd.DataFrame:
+    """ "Expecting cross-validation to predict performance on new data sources. It estimates error on
+    the distribution the dataset was drawn from." Per dataset (``default_rng(seed + d)``: the
+    Example's 80 images, fresh images from the same design, fresh images from the ``shifted`` design,
+    then a stratified 5-fold partition): the fixed classifier's 5-fold CV accuracy, its accuracy on
+    the fresh images of the same source and on those of the new one. One summary row: the means with
+    standard errors, and CV's gap to the same source over its gap to the new one (a ratio of mean
+    gaps, paired by dataset, in absolute value, with its delta-method standard error)."""
+    rows = []
+    for d in range(datasets):
+        rng = np.random.default_rng(seed + d)
+        images, labels = draw_shape_images(s.images_per_class, rng, s.design)
+        same, same_labels = draw_shape_images(fresh_per_class, rng, s.design)
+        new, new_labels = draw_shape_images(fresh_per_class, rng, shifted)
+        data = _Dataset.of_images(s, images, labels, same, same_labels)
+        cv = data.fixed_accuracies([stratified_round_robin_folds(labels, s.repartition_folds, rng)])[0]
+        other = _Dataset.of_images(s, images, labels, new, new_labels)
+        rows.append((cv, data.true_accuracy(s.fixed_sigma, s.fixed_k), other.true_accuracy(s.fixed_sigma, s.fixed_k)))
+    cv, same_source, new_source_accuracy = (np.array(column) for column in zip(*rows))
+    share, share_se = ratio_and_se(cv - same_source, cv - new_source_accuracy)
+    summary = {"datasets": datasets, "fresh_images": 4 * fresh_per_class}
+    for name, values in (("cv", cv), ("same_source", same_source), ("new_source", new_source_accuracy)):
+        summary[f"{name}_accuracy"], summary[f"{name}_accuracy_se"] = mean_and_se(values)
+    summary["cv_minus_new_source"], summary["cv_minus_new_source_se"] = mean_and_se(cv - new_source_accuracy)
+    summary["same_source_gap_share"], summary["same_source_gap_share_se"] = abs(share), share_se
+    return pd.DataFrame([summary])

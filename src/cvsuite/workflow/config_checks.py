@@ -177,6 +177,12 @@ def _shape_image_problems(config: dict) -> list[str]:
                 f"small_test_sets.test_sizes[{i}] = {size}: more than the {fresh} fresh images "
                 f"(4 x shape_images.images.fresh_per_class)"
             )
+    shift = config["new_source"]
+    if not shift["contrast_low"] <= shift["contrast_high"]:
+        problems.append(
+            f"new_source.contrast_low = {shift['contrast_low']} is above "
+            f"new_source.contrast_high = {shift['contrast_high']}"
+        )
     if not img["contrast_low"] <= img["contrast_high"]:
         problems.append(
             f"shape_images.images.contrast_low = {img['contrast_low']} is above contrast_high = {img['contrast_high']}"
