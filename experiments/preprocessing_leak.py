@@ -4,7 +4,8 @@
 warning's "A related failure with the same shape". Writes each data set's CV estimate, true error
 and optimism per pipeline, their Monte Carlo summaries per sample size, and each step's leak at the
 main sample size, and whether a held-out observation moves the fold's fit under each step done
-before the split (held_out_influence). Its figure (the estimates against the truth, the leak against the sample size)
+before the split (held_out_influence), and a predictor recorded after the outcome (target_leak). Its
+figure (the estimates against the truth, the leak against the sample size)
 is drawn from the summary and the leaks by its figure rule (cvsuite.figures.preprocessing_leak.draw).
 """
 
@@ -44,7 +45,18 @@ def main(job: Job) -> StudyResult:
         missing_share=p["missing_share"],
         seed=p["first_seed"],
     )
-    return StudyResult(tables={"runs": runs, "summary": summary, "leaks": leaks, "held_out_influence": influence})
+    target_leak = study.target_leak(
+        design,
+        p["sample_size"],
+        p["selected"],
+        p["ridge_penalty"],
+        n_folds=p["folds"],
+        leak_noise_sd=p["leak_noise_sd"],
+        n_datasets=p["datasets"],
+        first_seed=p["first_seed"],
+    )
+    tables = {"runs": runs, "summary": summary, "leaks": leaks, "held_out_influence": influence}
+    return StudyResult(tables={**tables, "target_leak": target_leak})
 
 
 if __name__ == "__main__":

@@ -250,3 +250,16 @@ def test_a_held_out_observation_moves_the_fold_fit_only_through_a_step_done_befo
         "selection_before",
         "imputation_before",
     }
+
+
+def test_a_predictor_recorded_after_the_outcome_cross_validates_below_the_floor_and_fails_later():
+    from cvsuite.data.gaussian_regression import RegressionDesign
+    from cvsuite.studies.preprocessing_leak import target_leak
+
+    row = target_leak(
+        RegressionDesign(40, 0, 0.0, 1.0), 30, 3, 1.0, n_folds=3, leak_noise_sd=0.1, n_datasets=4, first_seed=2
+    )
+    row = row.iloc[0]
+    assert row["cv_mse_minus_noise_variance"] < -0.5  # the leaked column is the response, nearly
+    assert row["prediction_time_mse_minus_noise_variance"] > 0  # no model beats the noise without it
+    assert row["datasets"] == 4

@@ -384,3 +384,60 @@ def held_out_influence(
             for name, change in changes.items()
         ]
     )
+
+
+def target_leak(
+    design: RegressionDesign,
+    n: int,
+    n_selected: int,
+    ridge_penalty: float,
+    *,
+    n_folds: int,
+    leak_noise_sd: float,
+    n_datasets: int,
+    first_seed: int,
+) -> pd.DataFrame:
+    """A predictor recorded after the outcome ("one predictor is the date of the customer's next
+    visit, recorded after the outcome it predicts"): the response plus noise of s.d.
+    ``leak_noise_sd``, added as one more column. Data set s (``default_rng(first_seed + s)``: the
+    data and the leak, then the permutation of the folds): the honest pipeline's k-fold CV error with
+    the leaked column among the candidates, and the exact error at prediction time of the pipeline
+    fitted on all n, when the column is not yet recorded and stands at its training mean. Both less
+    the noise variance no model clears, with their means and standard errors over the data sets."""
+    cv_gap, later_gap = [], []
+    for s in range(n_datasets):
+        rng = np.random.default_rng(first_seed + s)
+        X, y, b = regression_sample(n, design, rng)
+        leaked = np.column_stack([X, y + leak_noise_sd * rng.standard_normal(n)])
+        folds = chunked_folds(rng.permutation(n), n_folds)
+        rows = _pipeline_cv_rows(
+            leaked,
+            y,
+            folds,
+            n_selected=n_selected,
+            ridge_penalty=ridge_penalty,
+            true_coefficients=np.append(b, 0.0),
+            noise_sd=design.noise_sd,
+        )
+        cv_gap.append(next(r["cv_mse"] for r in rows if r["pipeline"] == "honest") - design.noise_sd**2)
+        selected = select_by_correlation(leaked, y, n_selected)
+        columns = leaked[:, selected]
+        c, w = fit_ridge_on_selected(
+            columns,
+            y,
+            centre_x=columns.mean(axis=0),
+            scale_x=columns.std(axis=0),
+            centre_y=y.mean(),
+            ridge_penalty=ridge_penalty,
+        )
+        is_leak = selected == leaked.shape[1] - 1
+        # Not yet recorded at prediction time: the leaked column at its training mean, a constant.
+        intercept = c + float(w[is_leak] @ np.full(int(is_leak.sum()), leaked[:, -1].mean()))
+        later = true_mse(intercept, selected[~is_leak], w[~is_leak], b, design.noise_sd)
+        later_gap.append(later - design.noise_sd**2)
+    row = {"sample_size": n, "datasets": n_datasets, "leak_noise_sd": leak_noise_sd}
+    row["cv_mse_minus_noise_variance"], row["cv_mse_minus_noise_variance_se"] = mean_and_se(cv_gap)
+    row["prediction_time_mse_minus_noise_variance"], row["prediction_time_mse_minus_noise_variance_se"] = mean_and_se(
+        later_gap
+    )
+    return pd.DataFrame([row])
