@@ -286,3 +286,5 @@ def test_bias_shares_are_each_figures_gap_to_the_next_period_over_random_folds_g
     assert shares["temporal_bias_share"] == pytest.approx(abs(((31 - 30) + (18 - 20)) / 2 / random_gap))
     assert shares["stable_random_bias_share"] == pytest.approx(abs(((16 - 16.2) + (17 - 17.4)) / 2 / random_gap))
     assert shares["temporal_bias_share_se"] > 0
+    moved = ((10 - 16) + (12 - 17)) / 2 / (((30 - 16.2) + (20 - 17.4)) / 2)
+    assert shares["random_response_share"] == pytest.approx(abs(moved))

@@ -255,18 +255,26 @@ def bias_shares(errors: pd.DataFrame, ar_coefficient: float) -> dict:
     absolute value: the temporal holdout's gap there ("A figure that estimates next month's
     performance"), and random folds' gap with independent noise, phi = 0, a population that does not
     move (series s has the same seed at every phi): "A figure that estimates performance on a fresh
-    draw from the same population"."""
+    draw from the same population"; and how far random folds' error moves from phi = 0 to the main
+    phi, over how far the next days' error moves ("silent about drift")."""
     main, stable = _pivot(errors, ar_coefficient), _pivot(errors, 0.0)
     if not main.index.equals(stable.index):
         raise ValueError("the bias shares need the same series at phi = 0 and at the main AR coefficient")
     random_gap = main["random_folds"] - main["next_period"]
     temporal, temporal_se = ratio_and_se(main["temporal_holdout"] - main["next_period"], random_gap)
     stable_random, stable_random_se = ratio_and_se(stable["random_folds"] - stable["next_period"], random_gap)
+    # "Silent about drift": how far random folds move from independent noise to the wandering level,
+    # over how far the next days' error moves.
+    response, response_se = ratio_and_se(
+        main["random_folds"] - stable["random_folds"], main["next_period"] - stable["next_period"]
+    )
     return {
         "temporal_bias_share": abs(temporal),
         "temporal_bias_share_se": temporal_se,
         "stable_random_bias_share": abs(stable_random),
         "stable_random_bias_share_se": stable_random_se,
+        "random_response_share": abs(response),
+        "random_response_share_se": response_se,
     }
 
 
