@@ -57,3 +57,8 @@ def test_a_new_source_is_scored_beside_the_same_source_on_the_same_datasets(sett
     assert shifted["cv_accuracy"] == same["cv_accuracy"]  # the same datasets and partitions
     assert shifted["new_source_accuracy"] < shifted["same_source_accuracy"]
     assert shifted["cv_minus_new_source"] == pytest.approx(shifted["cv_accuracy"] - shifted["new_source_accuracy"])
+
+
+def test_a_test_size_above_the_fresh_images_is_left_out_not_refused(settings):
+    table = small_test_power(settings, 0, [16, 10**6], 2, 4)
+    assert table["test_images"].tolist() == [16]

@@ -63,7 +63,7 @@ def small_test_power(s: ShapeStudySettings, dataset_seed: int, sizes, draws: int
     ``default_rng(seed)``, without replacement from the fresh images) exceeds the 5% point, averaged
     over the pairs, with the standard error of that mean over the draws; beside the pairs' mean
     absolute difference of true accuracy (on all the fresh images) and the binomial standard error of
-    one accuracy at that size."""
+    one accuracy at that size. Sizes above the number of fresh images are left out."""
     data = _Dataset(dataset_seed, s)
     columns = []
     for sigma in s.sigmas:
@@ -75,7 +75,8 @@ def small_test_power(s: ShapeStudySettings, dataset_seed: int, sizes, draws: int
     accuracy = correct.mean(axis=1)
     rng = np.random.default_rng(seed)
     rows = []
-    for size in sizes:
+    # A size above the fresh images (a what-if with fewer of them) has no test set to draw: left out.
+    for size in [size for size in sizes if size <= correct.shape[1]]:
         detected = np.empty(draws)
         for d in range(draws):
             picked = correct[:, rng.choice(correct.shape[1], size=size, replace=False)]
