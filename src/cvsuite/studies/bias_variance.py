@@ -282,6 +282,34 @@ def ends_against_interior(fits: Fits) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _optimum_pairs(fits: Fits, optimum: pd.Series, errors_at):
+    """For each sample size and the next larger one, at each of the two: the pair's key, the
+    ratio's name and the errors (``errors_at(n)``, degrees x samples) at the numerator's and the
+    denominator's degree, as ``optimum_shift`` compares them."""
+    index = {degree: i for i, degree in enumerate(fits.degrees)}
+    for small, large in zip(fits.sizes[:-1], fits.sizes[1:]):
+        less, more = sorted((int(optimum[small]), int(optimum[large])))
+        for at, (top, bottom), ratio in (
+            (small, (more, less), "more flexible over less flexible"),
+            (large, (less, more), "less flexible over more flexible"),
+        ):
+            errors = errors_at(at)
+            key = {
+                "n": small,
+                "larger_n": large,
+                "at_n": at,
+                "less_flexible_degree": less,
+                "more_flexible_degree": more,
+                "ratio": ratio,
+            }
+            yield key, errors[index[top]], errors[index[bottom]]
+
+
+def _log_ratio_columns(top: np.ndarray, bottom: np.ndarray) -> dict:
+    log_ratio, log_ratio_se = paired_log_ratio(top, bottom)
+    return {"error_ratio": float(np.exp(log_ratio)), "log_error_ratio": log_ratio, "log_error_ratio_se": log_ratio_se}
+
+
 def optimum_shift(fits: Fits, best: pd.DataFrame) -> pd.DataFrame:
     """For each sample size and the next larger one, their two optima (``best``'s degrees) compared at
     each of the two sizes, on that size's samples: at the smaller size the more flexible optimum's
@@ -292,71 +320,29 @@ def optimum_shift(fits: Fits, best: pd.DataFrame) -> pd.DataFrame:
     ``other_closer_share``: the share of that size's samples whose fit at the numerator's degree is
     nearer the truth than at the denominator's (a mean can be raised by a few nearly singular fits)."""
     optimum = best.set_index("n")["best_degree"]
-    index = {degree: i for i, degree in enumerate(fits.degrees)}
-    rows = []
-    for small, large in zip(fits.sizes[:-1], fits.sizes[1:]):
-        less, more = sorted((int(optimum[small]), int(optimum[large])))
-        for at, (top, bottom), ratio in (
-            (small, (more, less), "more flexible over less flexible"),
-            (large, (less, more), "less flexible over more flexible"),
-        ):
-            errors = fits.excess_errors(at) + fits.noise**2
-            log_ratio, log_ratio_se = paired_log_ratio(errors[index[top]], errors[index[bottom]])
-            closer = float((errors[index[top]] < errors[index[bottom]]).mean())
-            rows.append(
-                {
-                    "n": small,
-                    "larger_n": large,
-                    "at_n": at,
-                    "less_flexible_degree": less,
-                    "more_flexible_degree": more,
-                    "ratio": ratio,
-                    "error_ratio": float(np.exp(log_ratio)),
-                    "log_error_ratio": log_ratio,
-                    "log_error_ratio_se": log_ratio_se,
-                    "other_closer_share": closer,
-                }
-            )
-    return pd.DataFrame(rows)
+    pairs = _optimum_pairs(fits, optimum, lambda n: fits.excess_errors(n) + fits.noise**2)
+    return pd.DataFrame(
+        [
+            {**key, **_log_ratio_columns(top, bottom), "other_closer_share": float((top < bottom).mean())}
+            for key, top, bottom in pairs
+        ]
+    )
 
 
 def optimum_shift_held_out(fits: Fits) -> pd.DataFrame:
     """``optimum_shift`` with each size's optimum chosen on its first half of samples and every ratio
     measured on the second half, so that no optimum is scored on the samples it was picked on (the
     least mean of many noisy errors sits low on the samples that picked it)."""
-    rows = []
-    halves = {}
+    halves, best = {}, {}
     for n in fits.sizes:
         errors = fits.excess_errors(n) + fits.noise**2
         half = errors.shape[1] // 2
         halves[n] = errors[:, half:]
-        rows.append({"n": n, "best_degree": int(fits.degrees[int(np.argmin(errors[:, :half].mean(axis=1)))])})
-    optimum = pd.DataFrame(rows).set_index("n")["best_degree"]
-    index = {degree: i for i, degree in enumerate(fits.degrees)}
-    out = []
-    for small, large in zip(fits.sizes[:-1], fits.sizes[1:]):
-        less, more = sorted((int(optimum[small]), int(optimum[large])))
-        for at, (top, bottom), ratio in (
-            (small, (more, less), "more flexible over less flexible"),
-            (large, (less, more), "less flexible over more flexible"),
-        ):
-            errors = halves[at]
-            log_ratio, log_ratio_se = paired_log_ratio(errors[index[top]], errors[index[bottom]])
-            out.append(
-                {
-                    "n": small,
-                    "larger_n": large,
-                    "at_n": at,
-                    "less_flexible_degree": less,
-                    "more_flexible_degree": more,
-                    "ratio": ratio,
-                    "samples_scored": errors.shape[1],
-                    "error_ratio": float(np.exp(log_ratio)),
-                    "log_error_ratio": log_ratio,
-                    "log_error_ratio_se": log_ratio_se,
-                }
-            )
-    return pd.DataFrame(out)
+        best[n] = int(fits.degrees[int(np.argmin(errors[:, :half].mean(axis=1)))])
+    pairs = _optimum_pairs(fits, pd.Series(best), halves.__getitem__)
+    return pd.DataFrame(
+        [{**key, "samples_scored": len(top), **_log_ratio_columns(top, bottom)} for key, top, bottom in pairs]
+    )
 
 
 def training_error_steps(fits: Fits) -> pd.DataFrame:
