@@ -75,6 +75,22 @@ def fit_ridge_on_selected(X_selected, y, *, centre_x, scale_x, centre_y, ridge_p
     return float(centre_y - centre_x @ w), w
 
 
+def fit_on_all(X, y, n_selected: int, ridge_penalty: float):
+    """The pipeline fitted on every observation (the model one would ship): the selected columns and
+    the (c, w) of ``fit_ridge_on_selected``, every step on all the rows."""
+    selected = select_by_correlation(X, y, n_selected)
+    columns = X[:, selected]
+    c, w = fit_ridge_on_selected(
+        columns,
+        y,
+        centre_x=columns.mean(axis=0),
+        scale_x=columns.std(axis=0),
+        centre_y=y.mean(),
+        ridge_penalty=ridge_penalty,
+    )
+    return selected, c, w
+
+
 def pipeline_cv(
     X, y, folds, *, n_selected: int, ridge_penalty: float, true_coefficients, noise_sd: float
 ) -> pd.DataFrame:
@@ -171,16 +187,7 @@ def simulate_leaks(
             rng = np.random.default_rng(first_seed + s)
             X, y, b = regression_sample(n, design, rng)
             folds = chunked_folds(rng.permutation(n), n_folds)
-            selected = select_by_correlation(X, y, n_selected)
-            columns = X[:, selected]
-            c, w = fit_ridge_on_selected(
-                columns,
-                y,
-                centre_x=columns.mean(axis=0),
-                scale_x=columns.std(axis=0),
-                centre_y=y.mean(),
-                ridge_penalty=ridge_penalty,
-            )
+            selected, c, w = fit_on_all(X, y, n_selected, ridge_penalty)
             full_fit = true_mse(c, selected, w, b, design.noise_sd)
             cv_rows = _pipeline_cv_rows(
                 X,

@@ -17,7 +17,12 @@ import pandas as pd
 from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample, true_mse
 from cvsuite.methods.folds import chunked_folds
 from cvsuite.methods.monte_carlo import mean_and_se
-from cvsuite.studies.preprocessing_leak import _pipeline_cv_rows, fit_ridge_on_selected, select_by_correlation
+from cvsuite.studies.preprocessing_leak import (
+    _pipeline_cv_rows,
+    fit_on_all,
+    fit_ridge_on_selected,
+    select_by_correlation,
+)
 
 
 def _fold_predictions(
@@ -145,16 +150,7 @@ def target_leak(
             noise_sd=design.noise_sd,
         )
         cv_gap.append(next(r["cv_mse"] for r in rows if r["pipeline"] == "honest") - design.noise_sd**2)
-        selected = select_by_correlation(leaked, y, n_selected)
-        columns = leaked[:, selected]
-        c, w = fit_ridge_on_selected(
-            columns,
-            y,
-            centre_x=columns.mean(axis=0),
-            scale_x=columns.std(axis=0),
-            centre_y=y.mean(),
-            ridge_penalty=ridge_penalty,
-        )
+        selected, c, w = fit_on_all(leaked, y, n_selected, ridge_penalty)
         is_leak = selected == leaked.shape[1] - 1
         # Not yet recorded at prediction time: the leaked column at its training mean, a constant.
         intercept = c + float(w[is_leak] @ np.full(int(is_leak.sum()), leaked[:, -1].mean()))
