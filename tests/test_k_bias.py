@@ -122,6 +122,8 @@ def test_shuffle_summary_counts_what_the_mean_over_shuffles_is_made_of():
     own = [np.std(runs[0].fold_risks[s], ddof=1) / np.sqrt(2) for s in range(8)]
     assert summary.loc[2, "median_std_error"] == pytest.approx(np.median(own), rel=1e-10)
     assert summary.loc[2, "shuffles_with_smaller_std_error"] == sum(v < own[0] for v in own)
+    # sigma / sqrt(K) of each partition's own folds, written out apart from standard_error: the identity.
+    assert (summary["std_error_own_folds_gap"] < 1e-12 * summary["median_std_error"].max()).all()
 
 
 def test_many_shuffles_start_with_the_tables_own_and_leave_one_out_is_exact():

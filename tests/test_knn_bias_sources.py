@@ -89,3 +89,19 @@ def test_the_training_size_share_is_a_ratio_of_means_with_its_delta_method_error
     assert share["share_se"] == pytest.approx(np.std(linear, ddof=1) / np.sqrt(len(linear)))
     assert (share["estimator"], share["versus"], share["datasets"]) == ("leave-one-out", "5-fold", 40)
     assert training_size_share(fold_models(loo_effect=-0.02), "leave-one-out", "5-fold").iloc[0]["share"] > 1
+
+
+def test_each_bias_is_read_on_the_scale_of_the_error_it_is_a_bias_of():
+    """'Estimates the error of': the full model's accuracy minus the estimate over its error, and the
+    same against the models the estimator trains, each a ratio of means over the datasets."""
+    models = fold_models()
+    table = bias_sources(models, ORDER).set_index("estimator")
+    block = models[models["estimator"] == "5-fold"]
+    full = (block["true_accuracy"] - block["estimate"]).mean() / (1 - block["true_accuracy"]).mean()
+    trained = block["fold_models_true_accuracy"]
+    own = (trained - block["estimate"]).mean() / (1 - trained).mean()
+    assert table.loc["5-fold", "pessimism_share_of_error"] == pytest.approx(full)
+    assert table.loc["5-fold", "fold_models_pessimism_share"] == pytest.approx(own)
+    # The fixture's validation effect is -0.005 (the estimate below its models): pessimistic on both scales.
+    assert table.loc["5-fold", "fold_models_pessimism_share"] > 0
+    assert table.loc["5-fold", "pessimism_share_of_error_se"] > 0

@@ -157,6 +157,19 @@ def test_the_lower_bound_is_below_the_training_effect_sample_by_sample_and_tames
     assert table.loc[5, "median_spread_over_std_error"] == 2.0
 
 
+def test_coverage_counts_the_samples_within_two_reported_uncertainties_of_the_truth():
+    """'A known uncertainty': within 2 of the first shuffle's standard errors, and within 2 of the larger
+    of it and the spread over shuffles (the Pitfalls' reseed check), the latter as a share of 95%."""
+    bias = k_bias_rows().assign(bias=0.1, std_error=0.04, spread_over_shuffles=0.0)
+    first = bias["dataset"] == 0
+    bias.loc[first, "spread_over_shuffles"] = 0.06  # two standard errors miss it, two spreads cover it
+    table = k_bias_by_k(bias, k_bias_sources(bias)).set_index("K")
+    samples = table["samples"]
+    assert (table["std_error_coverage"] == 0.0).all()
+    np.testing.assert_allclose(table["reseeded_coverage_over_nominal"] * 0.95, 1 / samples)
+    assert (table["reseeded_coverage_over_nominal_se"] > 0).all()
+
+
 def test_shape_statistics_read_a_bias_against_the_documents_dataset_count():
     estimates, selection = shape_rows()
     result = by_id(shape_image_statistics(estimates, selection, SETTINGS, fold_models_of(estimates)))

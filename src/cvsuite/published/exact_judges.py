@@ -53,11 +53,12 @@ def size(evidence: Evidence, params, printed: str, vague) -> Judgement:
         values = [abs(v) for v in values]
     inside = [within_bounds(v, bounds) for v in values]
     holds = all(inside) if every_row(params) else any(inside)
-    worst = _worst(values, inside, bounds, holds)
+    worst = _worst(values, inside, bounds, holds) if every_row(params) else _best(values, inside, bounds)
     found = (
         f"{short4(worst)}"
         if len(values) == 1
-        else f"{sum(inside)} of {len(values)} rows within; the extreme {short4(worst)}"
+        else f"{sum(inside)} of {len(values)} rows within; the {'extreme' if every_row(params) else 'best'} "
+        f"{short4(worst)}"
     )
     return claim_judgement(holds, worst, _size_words(params, vague), found)
 
@@ -69,6 +70,14 @@ def _worst(values: list[float], inside: list[bool], bounds: dict, holds: bool) -
         return outside[0]
     upper = any(k in bounds for k in ("at_most", "below"))
     return max(values) if upper else min(values)
+
+
+def _best(values: list[float], inside: list[bool], bounds: dict) -> float:
+    """The value a reader should see when one row suffices: the row within the bounds farthest inside,
+    or, when none is, the one nearest a bound."""
+    upper = any(k in bounds for k in ("at_most", "below"))
+    pool = [v for v, ok in zip(values, inside) if ok] or values
+    return min(pool) if upper else max(pool)
 
 
 def _share_words(params, vague) -> str:

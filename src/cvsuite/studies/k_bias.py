@@ -230,13 +230,20 @@ def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFra
     many training sizes one partition has; the fall of the estimate to the next K with its
     standard error, paired by shuffle (shuffle s cuts one permutation for every K); the binomial
     standard error of the share of shuffles whose own standard error is below the spread; and how
-    many (shuffle, point) pairs are not validated exactly once (Equation 8.13 validates each once).
+    many (shuffle, point) pairs are not validated exactly once (Equation 8.13 validates each once);
+    and the largest gap between a shuffle's standard error and sigma / sqrt(K) recomputed from that
+    shuffle's own fold scores alone.
     """
     rows = []
     for i, run in enumerate(runs):
         k, estimates = run.k, run.estimates
         largest = int(np.argmax(estimates))
         own_se = np.array([standard_error(r) for r in run.fold_risks])
+        # sigma / sqrt(K) written out from each partition's own K fold scores, nothing else: the
+        # identity "sigma / sqrt(K) measures variation across folds within one partition" names.
+        own_folds = np.array(
+            [math.sqrt(((r - r.mean()) ** 2).sum() / (k - 1) / k) for r in map(np.asarray, run.fold_risks)]
+        )
         spread = float((estimates - estimates[0]).std())
         partitions = {tuple(tuple(f.tolist()) for f in canonical_partition(p)) for p in run.partitions}
         paired = i + 1 < len(runs) and len(runs[i + 1].fold_risks) == len(run.fold_risks)
@@ -267,6 +274,7 @@ def shuffle_summary(runs: list[ShuffleRuns], truth: float, n: int) -> pd.DataFra
                 "fall_to_next_k_se": standard_error(falls),
                 "std_errors_below_spread_share_se": math.sqrt(below * (1 - below) / len(estimates)),
                 "points_not_validated_once": int(sum(int((v != 1).sum()) for v in validated)),
+                "std_error_own_folds_gap": float(np.abs(own_se - own_folds).max()),
             }
         )
     return pd.DataFrame(rows)

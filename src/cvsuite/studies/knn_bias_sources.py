@@ -24,13 +24,23 @@ from cvsuite.studies.shape_image_datasets import BALANCED_LOO
 def bias_sources(fold_models: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     """Per estimator (``order``, then the class-balanced leave-one-out): its mean error, and the mean
     training-size and validation effects that add up to it, each with its standard error over the
-    datasets."""
+    datasets.
+
+    Then each bias on the scale of the error it is a bias of ("what cross-validation estimates well
+    is the expected error"; "estimates the error of a procedure trained on slightly less data"):
+    ``pessimism_share_of_error``, the full model's true accuracy minus the estimate, over the full
+    model's expected error 1 - accuracy; ``fold_models_pessimism_share``, the same against the models
+    the estimator trains (``fold_models_true_accuracy``).
+    Ratios of means over the datasets, with delta-method standard errors."""
     rows = []
     for name in [*order, BALANCED_LOO]:
         block = fold_models[fold_models["estimator"] == name]
         error, error_se = mean_and_se(block["estimate"] - block["true_accuracy"])
         training, training_se = mean_and_se(block["training_size_effect"])
         validation, validation_se = mean_and_se(block["validation_effect"])
+        fold_accuracy = block["fold_models_true_accuracy"]
+        share, share_se = ratio_and_se(block["true_accuracy"] - block["estimate"], 1 - block["true_accuracy"])
+        fold_share, fold_share_se = ratio_and_se(fold_accuracy - block["estimate"], 1 - fold_accuracy)
         rows.append(
             {
                 "estimator": name,
@@ -42,6 +52,10 @@ def bias_sources(fold_models: pd.DataFrame, order: list[str]) -> pd.DataFrame:
                 "training_size_effect_se": training_se,
                 "validation_effect": validation,
                 "validation_effect_se": validation_se,
+                "pessimism_share_of_error": share,
+                "pessimism_share_of_error_se": share_se,
+                "fold_models_pessimism_share": fold_share,
+                "fold_models_pessimism_share_se": fold_share_se,
             }
         )
     return pd.DataFrame(rows)

@@ -14,6 +14,9 @@ import pandas as pd
 
 from cvsuite.methods.monte_carlo import mean_and_se, standard_error
 
+# What an interval of 2 standard errors on either side of a normal estimate covers.
+NOMINAL_COVERAGE = 0.95
+
 
 def _share(flags) -> tuple[float, float]:
     flags = np.asarray(flags, dtype=float)
@@ -141,7 +144,12 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
     each a mean with its standard error: what "biased upward" and "estimates the risk of a model
     trained on (K-1)/K N points" rest on, K by K. Then the lower bound of the training effect's mean
     (``with_lower_bound``) with its standard error, and the median over samples of the spread over
-    shuffles over the first shuffle's standard error ("nearly three times larger")."""
+    shuffles over the first shuffle's standard error ("nearly three times larger"). Last, what "an
+    estimate of R_true with a known uncertainty" rests on: how often the estimate lies within 2 of
+    the first shuffle's standard errors of the truth (``std_error_coverage``), and within 2 of the
+    uncertainty the document's Pitfalls teach a run to report, the standard error or, where
+    re-running with new seeds moves the answer more, the spread over shuffles, as a share of the
+    nominal 95% (``reseeded_coverage_over_nominal``); binomial standard errors."""
     rows = []
     bounded = with_lower_bound(sources, bias)
     merged = bias.merge(
@@ -154,6 +162,9 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
         training, training_se = mean_and_se(block["training_effect"])
         validation, validation_se = mean_and_se(block["validation_effect"])
         bound, bound_se = mean_and_se(block["training_effect_lower_bound"])
+        covered, covered_se = _share(block["bias"].abs() <= 2 * block["std_error"])
+        reported = np.maximum(block["std_error"], block["spread_over_shuffles"])
+        recipe, recipe_se = _share(block["bias"].abs() <= 2 * reported)
         rows.append(
             {
                 "K": int(k),
@@ -171,6 +182,10 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
                 "training_effect_lower_bound": bound,
                 "training_effect_lower_bound_se": bound_se,
                 "median_spread_over_std_error": float(block["spread_over_std_error"].median()),
+                "std_error_coverage": covered,
+                "std_error_coverage_se": covered_se,
+                "reseeded_coverage_over_nominal": recipe / NOMINAL_COVERAGE,
+                "reseeded_coverage_over_nominal_se": recipe_se / NOMINAL_COVERAGE,
             }
         )
     return pd.DataFrame(rows)
