@@ -9,13 +9,23 @@ whether a conclusion holds.
 
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
+
 import numpy as np
 import pandas as pd
 
-from cvsuite.methods.monte_carlo import mean_and_se, standard_error
+from cvsuite.methods.monte_carlo import mean_and_se, ratio_and_se, standard_error
 
-# What an interval of 2 standard errors on either side of a normal estimate covers.
-NOMINAL_COVERAGE = 0.95
+
+def _uncertainty_ratio(coverage: float, coverage_se: float) -> tuple[float, float]:
+    """A coverage of the interval of 2 reported uncertainties read as their size: if the estimate is
+    normal about the truth with s.d. s, the interval 2u covers P(|Z| <= 2u / s), so u / s is half the
+    normal quantile of (1 + coverage) / 2; infinite (with no error) when every sample is covered."""
+    if coverage >= 1.0:
+        return math.inf, 0.0
+    z = NormalDist().inv_cdf((1 + coverage) / 2)
+    return z / 2, coverage_se / (4 * NormalDist().pdf(z))
 
 
 def _share(flags) -> tuple[float, float]:
@@ -148,8 +158,11 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
     estimate of R_true with a known uncertainty" rests on: how often the estimate lies within 2 of
     the first shuffle's standard errors of the truth (``std_error_coverage``), and within 2 of the
     uncertainty the document's Pitfalls teach a run to report, the standard error or, where
-    re-running with new seeds moves the answer more, the spread over shuffles, as a share of the
-    nominal 95% (``reseeded_coverage_over_nominal``); binomial standard errors."""
+    re-running with new seeds moves the answer more, the spread over shuffles (``reseeded_coverage``),
+    binomial standard errors; and that coverage on the uncertainty's own scale: the reported
+    uncertainty over the one a normal estimate's coverage implies (``reseeded_uncertainty_ratio``, 1
+    when it covers 95.4%), by the delta method. And the mean bias over the mean true risk
+    (``mean_bias_over_truth``), a ratio of means with its delta-method standard error."""
     rows = []
     bounded = with_lower_bound(sources, bias)
     merged = bias.merge(
@@ -165,6 +178,8 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
         covered, covered_se = _share(block["bias"].abs() <= 2 * block["std_error"])
         reported = np.maximum(block["std_error"], block["spread_over_shuffles"])
         recipe, recipe_se = _share(block["bias"].abs() <= 2 * reported)
+        ratio, ratio_se = _uncertainty_ratio(recipe, recipe_se)
+        relative, relative_se = ratio_and_se(block["bias"], block["truth"])
         rows.append(
             {
                 "K": int(k),
@@ -184,8 +199,12 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
                 "median_spread_over_std_error": float(block["spread_over_std_error"].median()),
                 "std_error_coverage": covered,
                 "std_error_coverage_se": covered_se,
-                "reseeded_coverage_over_nominal": recipe / NOMINAL_COVERAGE,
-                "reseeded_coverage_over_nominal_se": recipe_se / NOMINAL_COVERAGE,
+                "reseeded_coverage": recipe,
+                "reseeded_coverage_se": recipe_se,
+                "reseeded_uncertainty_ratio": ratio,
+                "reseeded_uncertainty_ratio_se": ratio_se,
+                "mean_bias_over_truth": relative,
+                "mean_bias_over_truth_se": relative_se,
             }
         )
     return pd.DataFrame(rows)
