@@ -170,8 +170,10 @@ def test_coverage_counts_the_samples_within_two_reported_uncertainties_of_the_tr
     np.testing.assert_allclose(table["reseeded_coverage"], 1 / samples)
     assert (table["reseeded_coverage_se"] > 0).all()
     # Covering 95.4% of the time (2 s.d. of a normal) is an uncertainty of the estimate's own size.
-    assert robustness_regression._uncertainty_ratio(0.9545, 0.01)[0] == pytest.approx(1.0, abs=1e-3)
-    assert robustness_regression._uncertainty_ratio(1.0, 0.0) == (np.inf, 0.0)
+    assert robustness_regression._uncertainty_ratio(0.9545, 100)[0] == pytest.approx(1.0, abs=1e-3)
+    # Every sample covered: half a sample off, a finite width with a finite error.
+    full, full_se = robustness_regression._uncertainty_ratio(1.0, 100)
+    assert full == pytest.approx(robustness_regression._uncertainty_ratio(0.995, 100)[0]) and 0 < full_se < 1
     assert table.loc[5, "mean_bias_over_truth"] == pytest.approx(0.1 / 0.5)
 
 

@@ -18,14 +18,15 @@ import pandas as pd
 from cvsuite.methods.monte_carlo import mean_and_se, ratio_and_se, standard_error
 
 
-def _uncertainty_ratio(coverage: float, coverage_se: float) -> tuple[float, float]:
+def _uncertainty_ratio(coverage: float, samples: int) -> tuple[float, float]:
     """A coverage of the interval of 2 reported uncertainties read as their size: if the estimate is
     normal about the truth with s.d. s, the interval 2u covers P(|Z| <= 2u / s), so u / s is half the
-    normal quantile of (1 + coverage) / 2; infinite (with no error) when every sample is covered."""
-    if coverage >= 1.0:
-        return math.inf, 0.0
+    normal quantile of (1 + coverage) / 2, with the binomial standard error carried by the delta
+    method. Every sample covered would read as an infinitely wide interval: half a sample is taken
+    off first, as for a share observed at its end."""
+    coverage = min(coverage, 1 - 0.5 / samples)
     z = NormalDist().inv_cdf((1 + coverage) / 2)
-    return z / 2, coverage_se / (4 * NormalDist().pdf(z))
+    return z / 2, math.sqrt(coverage * (1 - coverage) / samples) / (4 * NormalDist().pdf(z))
 
 
 def _share(flags) -> tuple[float, float]:
@@ -161,7 +162,7 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
     re-running with new seeds moves the answer more, the spread over shuffles (``reseeded_coverage``),
     binomial standard errors; and that coverage on the uncertainty's own scale: the reported
     uncertainty over the one a normal estimate's coverage implies (``reseeded_uncertainty_ratio``, 1
-    when it covers 95.4%), by the delta method. And the mean bias over the mean true risk
+    when it covers 95.4%), by the delta method. And the mean true risk, and the mean bias over it
     (``mean_bias_over_truth``), a ratio of means with its delta-method standard error."""
     rows = []
     bounded = with_lower_bound(sources, bias)
@@ -178,7 +179,7 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
         covered, covered_se = _share(block["bias"].abs() <= 2 * block["std_error"])
         reported = np.maximum(block["std_error"], block["spread_over_shuffles"])
         recipe, recipe_se = _share(block["bias"].abs() <= 2 * reported)
-        ratio, ratio_se = _uncertainty_ratio(recipe, recipe_se)
+        ratio, ratio_se = _uncertainty_ratio(recipe, len(block))
         relative, relative_se = ratio_and_se(block["bias"], block["truth"])
         rows.append(
             {
@@ -203,6 +204,7 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
                 "reseeded_coverage_se": recipe_se,
                 "reseeded_uncertainty_ratio": ratio,
                 "reseeded_uncertainty_ratio_se": ratio_se,
+                "mean_truth": float(block["truth"].mean()),
                 "mean_bias_over_truth": relative,
                 "mean_bias_over_truth_se": relative_se,
             }
