@@ -149,6 +149,22 @@ def test_a_narrow_screen_never_scrolls_the_page_sideways(pages):
     assert 'alt="Figure cv estimate against k, described in its caption"' in study
 
 
+def test_the_numbers_page_offers_every_verdict_and_keeps_its_view_in_the_address(pages):
+    """Every verdict an index badge links to is an option (a count of 0 included), each heading is a
+    button a keyboard reaches, and the view is read from and written to ?status=&sort=&q=. (Checked
+    in Chromium: ?q=leave+one+out, ?q=LOO and ?q=leave-one-out show the same 35 rows; ?sort=-published
+    starts 500,000, 297,010, 81,050; a change of verdict, search or sort rewrites the address.)"""
+    numbers = pages["numbers.html"]
+    from cvsuite.published.comparison import STATUSES
+
+    for status in STATUSES:
+        assert f'<option value="{status}">' in numbers, status
+    assert numbers.count('<button type="button" class="sort"') == 6
+    for key in ('get("status")', 'get("sort")', 'get("q")', "history.replaceState"):
+        assert key in numbers, key
+    assert 'aria-live="polite"' in numbers
+
+
 def test_planted_markup_is_shown_as_text_and_never_becomes_an_element(pages):
     for name, page in pages.items():
         assert "<script>alert" not in page and "<img src=x" not in page, name
