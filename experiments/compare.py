@@ -1,16 +1,16 @@
 """Compare: every registered published number beside the reproduced one.
 
 Reads the registry (registry/<document>.yaml and its vague words), the list of studies
-(studies.yaml), the schema's defaults
-(the documents' settings), the census (registry/census.csv) and the studies' tables; writes
-results/comparison.csv, the coverage of the census (results/coverage.csv), REPORT.md, the
-sortable comparison and errata pages, the site (results/site, cvsuite.published.site) and the
-Snakemake report's first page. It completes at any config and whatever the verdicts; the test suite
-is what fails when a number does not read as the registry expects. One exception: at the documents'
-own settings every published number is computed, so a `not computed at this config` there means a
-table lost rows it should have, and the job fails naming them.
+(studies.yaml), the schema's defaults (the documents' settings), the census (registry/census.csv)
+and the studies' tables; writes results/comparison.csv, the coverage of the census
+(results/coverage.csv), REPORT.md, the site (results/site, cvsuite.published.site) and the Snakemake
+report's first page. It completes at any config and whatever the verdicts; the test suite is what
+fails when a number does not read as the registry expects. One exception: at the documents' own
+settings every published number is computed, so a `not computed at this config` there means a table
+lost rows it should have, and the job fails naming them.
 """
 
+import datetime
 import json
 from pathlib import Path
 
@@ -18,10 +18,10 @@ import pandas as pd
 
 from cvsuite.published.census import checked_census, coverage
 from cvsuite.published.comparison import compare, refuse_missing_rows
-from cvsuite.published.html_tables import sortable_page
 from cvsuite.published.records import read_records, read_vague_words
-from cvsuite.published.report import StudySection, errata, remarks, render_report
-from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_pages
+from cvsuite.published.report import StudySection, render_report
+from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_files, site_pages
+from cvsuite.published.site_summary import RunFacts
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, described_by_study
@@ -29,24 +29,11 @@ from cvsuite.workflow.outputs import (
     end_job_process,
     logged_to,
     read_tables,
+    run_record,
     write_folder,
     write_provenance,
     write_table,
     write_text,
-)
-
-PAGE_INTRO = (
-    "Every number the documents print beside the number the workflow computed, with its verdict "
-    "(results/comparison.csv). Click a heading to sort."
-)
-ERRATA_INTRO = (
-    "Every published number that differs from what the documents' own settings give, under the reading of its "
-    "sentence that the document's context supports: errors, inconsistencies inside a document, and conclusions its "
-    "numbers do not carry."
-)
-REMARKS_INTRO = (
-    "What is true but imprecise, or true only under a looser reading than a strict one: each remark beside the "
-    "verdict its row has. None is counted as an erratum."
 )
 
 
@@ -77,13 +64,6 @@ def main(
     census = checked_census(pd.read_csv(census_path, keep_default_na=False, dtype=str), census_path)
     covered = coverage(census, dict(zip(comparison["claim"], comparison["status"])))
     write_table(covered, out.coverage)
-    write_text(sortable_page(comparison, "Published and reproduced", PAGE_INTRO), out.comparison_page)
-    where = ["claim", "document", "section", "where", "published", "reproduced_as_printed"]
-    shown = where + ["erratum", "reading", "judge", "statistic", "note", "figure"]
-    write_text(sortable_page(errata(comparison)[shown], "Errata", ERRATA_INTRO), out.errata_page)
-    shown = where + ["status", "remark", "figure"]
-    write_text(sortable_page(remarks(comparison)[shown], "Remarks", REMARKS_INTRO), out.remarks_page)
-
     report_dir = Path(out.report).parent
     sections = []
     for study in catalog.studies.values():
@@ -110,8 +90,17 @@ def main(
         for s in catalog.studies.values()
     ]
     notes = {Path(p).stem: Path(p).read_text(encoding="utf-8") for p in notes_files}
-    pages = site_pages(comparison, shown, changes, notes)
-    write_folder(out.site, {name: text.encode() for name, text in pages.items()}, site_assets(comparison, shown))
+    record = run_record()
+    run = RunFacts(
+        commit=record["git"].get("commit", ""),
+        uncommitted_changes=bool(record["git"].get("uncommitted_changes")),
+        packages=next(iter(versions.values()), {}),
+        date=datetime.date.today().isoformat(),
+    )
+    pages = site_pages(comparison, shown, changes, notes, by_name, covered, run)
+    files = {name: text.encode() for name, text in pages.items()}
+    files.update(site_files({name: Path("results", name).read_bytes() for name in by_name}))
+    write_folder(out.site, files, site_assets(comparison, shown, by_name))
     write_text(overview_rst(comparison), out.overview)
     write_provenance(out.provenance, "compare", {"changed_settings": changes}, out)
     print(comparison["status"].value_counts().to_string())

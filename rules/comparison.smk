@@ -1,5 +1,5 @@
 # The comparison: every registered number beside the one this run computed, with REPORT.md, the
-# pages of the Snakemake report and the static site.
+# static site and the Snakemake report's first page.
 
 
 rule compare:
@@ -21,9 +21,6 @@ rule compare:
         coverage="results/coverage.csv",
         figure_checks="results/figure_checks.csv",
         report="results/REPORT.md",
-        comparison_page=report("results/comparison.html", caption=CAPTIONS / "comparison.rst", category="published numbers"),
-        errata_page=report("results/errata.html", caption=CAPTIONS / "errata.rst", category="published numbers"),
-        remarks_page=report("results/remarks.html", caption=CAPTIONS / "remarks.rst", category="published numbers"),
         # Not embedded in the report: Snakemake 9 embeds a folder only in a zip report, and the report
         # stays one HTML file; its first page (the overview) points here.
         site=directory("results/site"),

@@ -277,8 +277,8 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
     findings = by_finding(rows)
     out = [
         f"{len(rows)} published numbers differ from what the documents' own settings give, "
-        f"{len(findings)} findings (also `results/errata.html`, sortable). Each fails every reasonable reading "
-        "its record lists; the reading shown is the one the document's own context supports:",
+        f"{len(findings)} findings (also `results/site/errata.html`, with each figure). Each fails every "
+        "reasonable reading its record lists; the reading shown is the one the document's own context supports:",
         "",
     ]
     for key, group in findings.items():
@@ -311,8 +311,8 @@ def _remark_lines(rows: pd.DataFrame) -> list[str]:
         return ["No remark."]
     by_remark = grouped_by_remark(rows)
     out = [
-        f"{len(by_remark)} remarks on {len(rows)} published numbers (also `results/remarks.html`): true but imprecise, "
-        "or failing only a stricter reading than the one tested. None is counted as an erratum.",
+        f"{len(by_remark)} remarks on {len(rows)} published numbers (also `results/site/errata.html#remarks`): "
+        "true but imprecise, or failing only a stricter reading than the one tested. None is counted as an erratum.",
         "",
     ]
     for remark, group in by_remark.items():

@@ -1,22 +1,28 @@
 """results/site/: the comparison as a small static website a reader can use offline.
 
 Pages (all in one folder, so the folder opens from disk, from a zip, or inside the Snakemake report):
-``index.html`` (the verdict with its legend, the changed settings, the studies grouped by document),
-one ``study-<name>.html`` per study (its figures with their captions, its numbers beside ours),
-``numbers.html`` (every number: a status filter, typed sorting, search, a row count),
-``errata.html`` (each finding once, with every sentence it covers, then the remarks),
-``sentences.html`` (every registered sentence as the document prints it, math included, each with an
-anchor every other page links to) and one ``notes-<study>.html`` per study notes file
-(docs/notes/<study>.md: the longer reasoning a record links to). Values are shown as printed, the
-full precision in a tooltip.
+``index.html`` (what was found, in words: a sentence for the whole, a paragraph per document with its
+coverage by the census and its printed tables, the errata listed, each verdict in a sentence, the
+changed settings, how to rerun it; ``site_summary``), ``verdicts.html`` (each verdict's full rule),
+one ``study-<name>.html`` per study (its figures with their captions, its numbers under the
+sections and printed tables they come from), ``numbers.html`` (every number: a status filter, typed
+sorting, search, a row count, the view kept in the address), ``errata.html`` (each finding once,
+open, with its sentences, reading, evidence, note and figure, then the remarks), ``sentences.html``
+(every registered sentence as the document prints it, math included, each with an anchor every other
+page links to), one ``table-<study>-<table>.html`` per table a record reads, its cited rows marked
+(``site_tables``), ``search.html`` with ``search-index.js`` (``site_search``), one
+``notes-<study>.html`` per study notes file (docs/notes/<study>.md) and ``tables.zip``, every table.
+Values are shown as printed, the full precision in a tooltip.
 
 ``site_pages`` builds the pages from the comparison; the caller copies the figures and tables the
-pages link to (``site_assets``). Every string enters the HTML through Jinja's autoescape, except the
-sentences, which ``site_math.sentence_html`` escapes itself around the MathML it writes.
+pages link to (``site_assets``) and writes the archive (``site_files``). Every string enters the HTML
+through Jinja's autoescape, except the sentences, which ``site_math.sentence_html`` escapes itself
+around the MathML it writes.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +44,9 @@ from cvsuite.published.report import (
     without_unmoved,
 )
 from cvsuite.published.site_math import sentence_html
+from cvsuite.published.site_search import search_entries, search_script
+from cvsuite.published.site_summary import SHORT, RunFacts, documents, in_words
+from cvsuite.published.site_tables import ARCHIVE, cited_rows, csv_file, evidence_link, table_views, tables_archive
 
 TEMPLATES = Path(__file__).with_name("site_templates")
 # The three documents, in their order; the sources they cite come after, together.
@@ -75,12 +84,9 @@ def figure_file(figure: str) -> str:
     return f"figures/{figure}"
 
 
-def table_file(table: str) -> str:
-    """The site's copy of a table named as the registry names it ("k_bias/k_bias.csv")."""
-    return f"tables/{table}"
-
-
-def site_assets(comparison: pd.DataFrame, studies: list[SiteStudy]) -> dict[str, str]:
+def site_assets(
+    comparison: pd.DataFrame, studies: list[SiteStudy], tables: dict[str, pd.DataFrame] | None = None
+) -> dict[str, str]:
     """{path in the site: path in the run} of every figure and table the pages link to."""
     # Both formats: the page shows the PNG and links each figure to its full-size PNG and its SVG.
     assets = {
@@ -89,9 +95,38 @@ def site_assets(comparison: pd.DataFrame, studies: list[SiteStudy]) -> dict[str,
         for name, _ in s.figures
         for fmt in ("png", "svg")
     }
-    for table in sorted({t for t in comparison["table"] if t}):
-        assets[table_file(table)] = f"results/{table}"
+    for table in sorted({t for t in comparison["table"] if t} | set(_cited_tables(comparison, tables or {}))):
+        assets[csv_file(table)] = f"results/{table}"
     return assets
+
+
+def _cited_tables(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, dict[int, list]]:
+    """{table: {row position: [claims]}} of every table row a record's statistic reads."""
+    return _by_table(_reads(comparison, tables))
+
+
+def _reads(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, list]:
+    """{claim: the (table, row positions) its statistic reads}."""
+    cache: dict = {}
+    return {
+        claim: cited_rows(statistic, tables, cache)
+        for claim, statistic in zip(comparison["claim"], comparison["statistic"].fillna(""))
+    }
+
+
+def _by_table(reads: dict[str, list]) -> dict[str, dict[int, list]]:
+    cited: dict[str, dict[int, list]] = {}
+    for claim, found in reads.items():
+        for table, positions in found:
+            for p in positions:
+                cited.setdefault(table, {}).setdefault(p, []).append(claim)
+    return cited
+
+
+def site_files(csv_bytes: dict[str, bytes]) -> dict[str, bytes]:
+    """The site's files that are not pages: the archive of every table (``csv_bytes``, as the run
+    wrote them, by the registry's name)."""
+    return {ARCHIVE: tables_archive({f"tables/{name}": data for name, data in csv_bytes.items()})}
 
 
 def notes_page_name(study: str) -> str:
@@ -113,39 +148,77 @@ def _notes_link(target: str, notes: dict[str, str]) -> str | None:
 
 
 def site_pages(
-    comparison: pd.DataFrame, studies: list[SiteStudy], changes: list[tuple] = (), notes: dict[str, str] | None = None
+    comparison: pd.DataFrame,
+    studies: list[SiteStudy],
+    changes: list[tuple] = (),
+    notes: dict[str, str] | None = None,
+    tables: dict[str, pd.DataFrame] | None = None,
+    coverage: pd.DataFrame | None = None,
+    run: RunFacts | None = None,
 ) -> dict[str, str]:
     """Every page of the site, by file name (see the module's docstring); ``notes`` maps a study to the
-    Markdown of its notes (docs/notes/<study>.md)."""
-    notes = notes or {}
+    Markdown of its notes (docs/notes/<study>.md), ``tables`` a table's registry name to the table,
+    ``coverage`` is the census's (results/coverage.csv) and ``run`` says how to rerun it."""
+    notes, tables, run = notes or {}, tables or {}, run or RunFacts()
     comparison = comparison.fillna("")
-    rows = [_row(r, notes) for r in comparison.itertuples()]
+    reads = _reads(comparison, tables)
+    cited = _by_table(reads)
+    rows = [_row(r, notes, reads.get(r.claim, [])) for r in comparison.itertuples()]
     by_study = {s.name: [r for r in rows if r["study"] == s.name] for s in studies}
     titles = {s.name: s.title for s in studies}
+    captions = {f"{s.name}/{name}.png": caption for s in studies for name, caption in s.figures}
     for r in rows:
         r["study_title"] = titles.get(r["study"], "")
+        r["figure_caption"] = captions.get(r["figure_name"], "")
+        if r["figure_name"] not in captions:
+            r["figure_img"] = ""  # a figure no study draws in this run: its page link stays, no image
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True))
     env.globals.update(badge=BADGE_CLASSES, page_name=page_name)
     counts = verdict_counts(comparison)
-    legend = [{"status": s, "count": counts[s], "meaning": MEANINGS[s], "css": BADGE_CLASSES[s]} for s in STATUSES]
-    groups = _documents(comparison, studies, by_study)
+    legend = [
+        {"status": s, "count": counts[s], "meaning": MEANINGS[s], "short": SHORT[s], "css": BADGE_CLASSES[s]}
+        for s in STATUSES
+    ]
+    groups = {g["document"]: g["studies"] for g in _documents(comparison, studies, by_study)}
     by_id = {r["id"]: r for r in rows}
     findings = _findings(errata(comparison), by_id)
+    for i, f in enumerate(findings, 1):
+        f["anchor"] = f"finding-{i}"
+    described = documents(comparison, coverage, findings)
+    printed = _printed_tables(rows)
+    for d in described:
+        d["studies"] = groups.get(d["document"], [])
+        d["printed"] = printed.get(d["document"], [])
     pages = {
         "index.html": env.get_template("index.html.j2").render(
             legend=legend,
             total=len(comparison),
+            summary=in_words(comparison),
+            documents=described,
+            cited_studies=groups.get(CITED, []),
+            findings=findings,
+            run=run,
             changes=list(changes),
-            groups=groups,
-            errata=len(findings),
             remarks=comparison["remark"].ne("").sum(),
+            current="index.html",
         ),
-        "numbers.html": env.get_template("numbers.html.j2").render(rows=rows, legend=legend, total=len(rows)),
+        "verdicts.html": env.get_template("verdicts.html.j2").render(legend=legend, current="verdicts.html"),
+        "numbers.html": env.get_template("numbers.html.j2").render(
+            rows=rows, legend=legend, total=len(rows), current="numbers.html"
+        ),
         "errata.html": env.get_template("errata.html.j2").render(
-            findings=findings, remarks=_remarks(remarks(comparison), by_id)
+            findings=findings, remarks=_remarks(remarks(comparison), by_id), current="errata.html"
         ),
-        "sentences.html": env.get_template("sentences.html.j2").render(documents=_sentences(rows)),
+        "sentences.html": env.get_template("sentences.html.j2").render(
+            documents=_sentences(rows), current="sentences.html"
+        ),
     }
+    titles = {s.name: s.title for s in studies}
+    citing = {t: {p: [by_id[c] for c in claims] for p, claims in by_row.items()} for t, by_row in cited.items()}
+    for view in table_views({t: tables[t] for t in cited}, citing):
+        pages[view["page"]] = env.get_template("table.html.j2").render(
+            t=view, study_title=titles.get(view["study"], "")
+        )
     for study in studies:
         shown = [
             {
@@ -160,20 +233,21 @@ def site_pages(
             for name, caption in study.figures
         ]
         pages[page_name(study.name)] = env.get_template("study.html.j2").render(
-            study=study, figures=shown, rows=by_study[study.name],
+            study=study, figures=shown, sections=_by_section(by_study[study.name]),
             counts={s: n for s, n in verdict_counts(comparison[comparison["study"] == study.name]).items() if n},
             notes=notes_page_name(study.name) if study.name in notes else "",
         )  # fmt: skip
-    titles = {s.name: s.title for s in studies}
     for name, markdown in sorted(notes.items()):
         title, body = notes_html(markdown, lambda target: _notes_link(target, notes))
         pages[notes_page_name(name)] = env.get_template("notes.html.j2").render(
             title=title or name, body=body, study=name, study_title=titles.get(name, "")
         )
+    pages["search.html"] = env.get_template("search.html.j2").render(current="search.html")
+    pages["search-index.js"] = search_script(search_entries(rows, studies, findings, notes))
     return pages
 
 
-def _row(r, notes: dict[str, str]) -> dict:
+def _row(r, notes: dict[str, str], reads: list) -> dict:
     """One published number as every page shows it."""
     figure = r.figure
     published = shown_value(r, "published")
@@ -198,12 +272,53 @@ def _row(r, notes: dict[str, str]) -> dict:
         "reading": r.reading,
         "evidence": f"{r.judge} on {r.statistic}" if r.statistic else "",
         "study": r.study,
-        "table": table_file(r.table) if r.table else "",
+        "table": csv_file(r.table) if r.table else "",
         "table_name": r.table,
+        "evidence_link": evidence_link(reads),
         "figure": f"{page_name(figure.split('/')[0])}#{figure_anchor(figure)}" if figure else "",
         "figure_name": figure,
+        "figure_img": figure_file(figure) if figure else "",
         "notes": _record_notes(str(r.notes or ""), notes),
     }
+
+
+def section_anchor(document: str, section: str) -> str:
+    """A section's anchor on a study page, the same on every page: ``sec-<document initials>-<words>``."""
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", document)).lower()
+    words = "-".join(re.findall(r"[a-z0-9]+", section.lower().replace("\u2019", "")))
+    return f"sec-{initials}-{words or 'unsectioned'}"
+
+
+def is_printed_table(section: str) -> bool:
+    """Whether a section, as the registry names it, is a table or printed output of its document."""
+    return bool(re.search(r"\btable\b|printed output", section, re.I))
+
+
+def _by_section(rows: list[dict]) -> list[dict]:
+    """A study's numbers under the document and section (a printed table is a section of its own) they
+    come from, documents in their order, sections in the registry's."""
+    sections: dict[tuple, list] = {}
+    for r in rows:
+        sections.setdefault((r["document"], r["section"]), []).append(r)
+    order = {name: i for i, name in enumerate(DOCUMENTS)}
+    listed = sorted(sections.items(), key=lambda item: order.get(item[0][0], len(order)))
+    return [
+        {"document": d, "section": s, "anchor": section_anchor(d, s), "printed": is_printed_table(s), "rows": rows}
+        for (d, s), rows in listed
+    ]
+
+
+def _printed_tables(rows: list[dict]) -> dict[str, list[dict]]:
+    """{document: [its printed tables, each with the study page and anchor that show its cells]}."""
+    found: dict[str, dict] = {}
+    for r in rows:
+        if r["study"] and is_printed_table(r["section"]):
+            key = (r["section"], r["study"])
+            found.setdefault(r["document"], {}).setdefault(key, {
+                "section": r["section"], "study_title": r["study_title"],
+                "href": f"{page_name(r['study'])}#{section_anchor(r['document'], r['section'])}", "numbers": 0,
+            })["numbers"] += 1  # fmt: skip
+    return {d: list(tables.values()) for d, tables in found.items()}
 
 
 def _record_notes(link: str, notes: dict[str, str]) -> str:

@@ -1,0 +1,132 @@
+"""The site's tables: every study table as a page a person can read, each row with an anchor a
+published number's evidence links to, its CSV beside it, and one archive of every table.
+
+A record's statistic (``k_bias/k_bias.csv[K=2].bias``) names the table and the rows it reads; the
+number's "judged by" link opens that table's page at the first of those rows (``#row-<n>``, the
+row's number in the CSV, counting from 1), and every row any number reads is marked, so the reader sees which cells
+carry a verdict.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import numbers
+import re
+import zipfile
+from pathlib import PurePosixPath
+
+import pandas as pd
+
+from cvsuite.published.statistics import BadReference, parse_reference, select_rows
+
+ARCHIVE = "tables.zip"
+# Past this many rows a page shows the cited rows and the head of the table, and the CSV the rest: a
+# page stays quick to open on a phone.
+MAX_PAGE_ROWS = 400
+_REFERENCES = re.compile(r"[A-Za-z0-9_]+/[A-Za-z0-9_]+\.csv(?:\[[^\]]*\])?\.[A-Za-z0-9_]+")
+
+
+def table_page_name(table: str) -> str:
+    """``k_bias/k_bias.csv`` -> ``table-k_bias-k_bias.html``."""
+    study, name = PurePosixPath(table).with_suffix("").parts[-2:]
+    return f"table-{study}-{name}.html"
+
+
+def csv_file(table: str) -> str:
+    """The site's copy of a table's CSV."""
+    return f"tables/{table}"
+
+
+def cited_rows(
+    statistic: str, tables: dict[str, pd.DataFrame], cache: dict | None = None
+) -> list[tuple[str, list[int]]]:
+    """Every (table, row positions) a record's statistic reads, in the order it names them; a
+    reference to a table the run lacks, or rows it cannot select, reads nothing. ``cache`` is
+    ``select_rows``'s: many records read the same rows."""
+    found: dict[str, list[int]] = {}
+    for text in _REFERENCES.findall(str(statistic or "")):
+        try:
+            reference = parse_reference(text)
+            table = tables[reference.table]
+            rows = select_rows(table, reference.rows, cache)
+        except (BadReference, KeyError):
+            continue
+        positions = [int(i) for i in table.index.get_indexer(rows.index)]
+        found.setdefault(reference.table, [])
+        found[reference.table] += [p for p in positions if p not in found[reference.table]]
+    return list(found.items())
+
+
+def evidence_link(cited: list[tuple[str, list[int]]]) -> str:
+    """The page and row a number's evidence opens at (``cited``, what ``cited_rows`` found for its
+    statistic), or "" when it reads no table."""
+    for table, rows in cited:
+        return table_page_name(table) + (f"#{row_anchor(rows[0])}" if rows else "")
+    return ""
+
+
+def row_anchor(position: int) -> str:
+    """The anchor of a table's row at ``position`` (0 = the CSV's first data row): ``row-1``, as a
+    person counts."""
+    return f"row-{position + 1}"
+
+
+def readable(value) -> str:
+    """A cell as a person reads it: a float to four significant figures, anything else as written."""
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
+        value = float(value)
+        if math.isnan(value):
+            return ""
+        if abs(value) < 1e15 and value == int(value):
+            return f"{int(value)}"
+        return f"{value:.4g}"
+    return str(value)
+
+
+def table_views(tables: dict[str, pd.DataFrame], citing: dict[str, dict[int, list[dict]]]) -> list[dict]:
+    """What each table page shows: its header, its rows (position, cells, full values, the numbers that
+    cite it), and how many rows the page leaves to the CSV. ``citing`` maps a table to
+    {row position: [the site's rows of the numbers that read it]}."""
+    views = []
+    for name, table in sorted(tables.items()):
+        cited = citing.get(name, {})
+        values = list(table.itertuples(index=False, name=None))
+        keep = [i for i in range(len(table)) if i < MAX_PAGE_ROWS or i in cited]
+        rows = [
+            {
+                "anchor": row_anchor(i),
+                "number": i + 1,
+                "cells": [readable(v) for v in values[i]],
+                "full": [str(v) for v in values[i]],
+                "numeric": [isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values[i]],
+                "cited": cited.get(i, []),
+            }
+            for i in keep
+        ]
+        views.append(
+            {
+                "name": name,
+                "page": table_page_name(name),
+                "csv": csv_file(name),
+                "study": name.split("/", 1)[0],
+                "columns": list(table.columns),
+                "rows": rows,
+                "total": len(table),
+                "left_out": len(table) - len(keep),
+            }
+        )
+    return views
+
+
+def tables_archive(files: dict[str, bytes]) -> bytes:
+    """One zip of every table ({path inside: CSV bytes}), with fixed dates so that the same tables give
+    the same archive byte for byte."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in sorted(files.items()):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return buffer.getvalue()
