@@ -17,17 +17,28 @@ from conftest import ROOT, copy_finished, project_records, snakemake
 pytestmark = pytest.mark.workflow
 
 
-def readme_workflow_commands() -> list[str]:
-    """Every line of a README command block that runs `snakemake all` outside the Quick start."""
+def readme_blocks() -> list[list[str]]:
+    """The lines of every README command block outside the Quick start."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = []
+    blocks = []
     for heading, body in re.findall(r"^## ([^\n]+)\n(.*?)(?=^## |\Z)", readme, re.S | re.M):
         if heading.lower().startswith("quick start"):
             continue  # set-up commands: the Quick start test runs them in a fresh clone
         for block in re.findall(r"```(?:sh|bash)?\n(.*?)```", body, re.S):
-            joined = block.replace("\\\n", " ")
-            commands += [line.strip() for line in joined.splitlines() if re.search(r"snakemake all\b", line)]
-    return commands
+            blocks.append([line.strip() for line in block.replace("\\\n", " ").splitlines() if line.strip()])
+    return blocks
+
+
+def readme_workflow_commands() -> list[str]:
+    """Every line of a README command block that runs `snakemake all` outside the Quick start, but for
+    the block that sets two runs side by side, which its own test runs whole."""
+    return [
+        line
+        for block in readme_blocks()
+        if not any("compare_runs.py" in line for line in block)
+        for line in block
+        if re.search(r"snakemake all\b", line)
+    ]
 
 
 WHAT_IFS = [c for c in readme_workflow_commands() if "--workflow-profile" not in c]
@@ -55,15 +66,38 @@ def test_a_readme_what_if_ends_with_a_complete_report(finished_workflow, tmp_pat
     assert last[0].startswith("Verdict: ") and last[1].startswith("Details: "), last
 
 
-def test_a_what_if_without_k_3_says_those_numbers_are_not_computed(finished_workflow, tmp_path):
+def run_readme_line(workdir, line: str):
+    """One README command, as a reader runs it from the repository root: the venv's snakemake and
+    python are this environment's."""
+    import subprocess
+    import sys
+
+    arguments = shlex.split(line)
+    if arguments[0].endswith("/snakemake"):
+        return snakemake(workdir, *arguments[1:])
+    if arguments[0].endswith("/python"):
+        return subprocess.run([sys.executable, *arguments[1:]], cwd=workdir, capture_output=True, text=True)
+    return subprocess.run(["bash", "-c", line], cwd=workdir, capture_output=True, text=True)
+
+
+def test_a_what_if_without_k_3_says_what_it_moved_and_that_those_numbers_are_not_computed(finished_workflow, tmp_path):
+    """The README's block that keeps a run, runs a what-if without K = 3 and sets the two side by side:
+    the what-if says its K = 3 numbers are not computed, and the Markdown of what moved names the
+    setting and lists those numbers, with their verdicts before and after."""
+    (block,) = [b for b in readme_blocks() if any("compare_runs.py" in line for line in b)]
     workdir = copy_finished(finished_workflow, tmp_path / "no-k3")
-    run = snakemake(workdir, "all", "--config", "k_bias={shuffles: 40, folds: [2, 5, 10, 25]}")
-    assert run.returncode == 0, run.stderr[-4000:]
+    for line in block:
+        run = run_readme_line(workdir, line)
+        assert run.returncode == 0, (line, run.stderr[-4000:])
     comparison = pd.read_csv(workdir / "results" / "comparison.csv", dtype=str, keep_default_na=False)
     k3 = comparison[comparison["note"].str.contains("(?i)rows? K=3 match(?:es)? 0 rows")]
     assert len(k3) > 0 and (k3["status"] == "not computed at this config").all()
     report = (workdir / "results" / "REPORT.md").read_text(encoding="utf-8")
     assert "| `k_bias.folds` | [2, 3, 5, 10, 25] | [2, 5, 10, 25] |" in report
+    moved = (workdir / "moved.md").read_text(encoding="utf-8")
+    assert "| `k_bias.folds` | [2, 3, 5, 10, 25] | [2, 5, 10, 25] |" in moved
+    for claim in k3["claim"]:
+        assert re.search(rf"^\| `{re.escape(claim)}` .*\(not computed at this config\) \|$", moved, re.M), claim
 
 
 def listing(folder):
