@@ -162,11 +162,15 @@ def test_every_evidence_link_opens_the_table_page_at_the_row_the_judge_read(page
     first of them, which is marked, with the number beside it; a cell reads to four figures with the
     value as written behind a tooltip, and the page links its CSV and the archive of every table."""
     errata = pages["errata.html"]
-    assert 'href="table-k_bias-k_bias.html#row-1"' in errata
+    assert (
+        'href="table-k_bias-k_bias.html#row-1-cv_over_truth">row 1 of k_bias/k_bias.csv, column cv_over_truth' in errata
+    )
     table = pages["table-k_bias-k_bias.html"]
     row = re.search(r'<tr id="row-1" class="cited">(.*?)</tr>', table, re.S).group(1)
-    assert ">45.71<" in row and 'title="45.7108112"' in row and 'href="sentences.html#rcv.learn.k2-factor"' in row
+    assert '<td class="num read" id="row-1-cv_over_truth" title="45.7108112">45.71</td>' in row
+    assert 'href="sentences.html#rcv.learn.k2-factor"' in row
     assert '<tr id="row-2">' in table and '<tr id="row-3">' in table
+    assert '<a class="muted" href="#row-2">2</a> · 3</td>' in table  # the row's number beside its first column
     assert 'href="tables/k_bias/k_bias.csv"' in table and 'href="tables.zip"' in table
 
 
@@ -186,7 +190,7 @@ def test_a_study_page_groups_its_numbers_under_the_sections_and_printed_tables_t
     study = pages["study-k_bias.html"]
     assert "<h2>Numbers of “Regularization and Cross-Validation”</h2>" in study
     assert '<h3 id="sec-racv-what-you-ll-learn">What you&#39;ll learn</h3>' in study
-    assert "ours from" in study and 'href="table-k_bias-k_bias.html#row-1"' in study
+    assert "ours from" in study and 'href="table-k_bias-k_bias.html#row-1-cv_over_truth"' in study
 
 
 def test_search_covers_every_sentence_study_and_erratum_from_every_page(pages):

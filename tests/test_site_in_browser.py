@@ -58,11 +58,13 @@ window.addEventListener("load", () => {
         found.lead = (doc.querySelector("p.lead") || {}).textContent || "";
         found.errataListed = Array.from(doc.querySelectorAll("#errata + ol li a")).map(a => a.getAttribute("href"));
       } else if (kind === "link") {
-        const row = doc.querySelector(":target");
+        // The link names the cell a number reads: its row is the cited one, shaded.
+        const target = doc.querySelector(":target");
+        const row = target && target.tagName === "TD" ? target.parentElement : target;
         const cell = row && row.cells ? row.cells[1] : null;
         const shade = cell ? frame.contentWindow.getComputedStyle(cell).backgroundColor : "";
         if (!row || row.tagName !== "TR" || !row.classList.contains("cited") || shade !== %(highlight)s)
-          found.badLinks.push([name, row ? row.tagName : "", shade]);
+          found.badLinks.push([name, target ? target.tagName : "", shade]);
       }
     }
   } catch (error) { found.error = String(error); }
@@ -90,7 +92,9 @@ def evidence_links(site: Path) -> list[str]:
     found = set()
     for page in site.glob("*.html"):
         found |= {
-            t for t in parsed(page.read_text(encoding="utf-8")).targets if re.match(r"table-[^#]+\.html#row-\d+$", t)
+            t
+            for t in parsed(page.read_text(encoding="utf-8")).targets
+            if re.match(r"table-[^#]+\.html#row-\d+(-\w+)?$", t)
         }
     return sorted(found)
 

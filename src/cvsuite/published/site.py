@@ -46,7 +46,15 @@ from cvsuite.published.report import (
 from cvsuite.published.site_math import sentence_html
 from cvsuite.published.site_search import search_entries, search_script
 from cvsuite.published.site_summary import SHORT, RunFacts, documents, in_words
-from cvsuite.published.site_tables import ARCHIVE, cited_rows, csv_file, evidence_link, table_views, tables_archive
+from cvsuite.published.site_tables import (
+    ARCHIVE,
+    cited_rows,
+    csv_file,
+    evidence_link,
+    evidence_words,
+    table_views,
+    tables_archive,
+)
 
 TEMPLATES = Path(__file__).with_name("site_templates")
 # The three documents, in their order; the sources they cite come after, together.
@@ -117,10 +125,20 @@ def _reads(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[st
 def _by_table(reads: dict[str, list]) -> dict[str, dict[int, list]]:
     cited: dict[str, dict[int, list]] = {}
     for claim, found in reads.items():
-        for table, positions in found:
+        for table, positions, _ in found:
             for p in positions:
                 cited.setdefault(table, {}).setdefault(p, []).append(claim)
     return cited
+
+
+def _read_columns(reads: dict[str, list]) -> dict[str, dict[int, set]]:
+    """{table: {row position: the columns the numbers read there}}."""
+    read: dict[str, dict[int, set]] = {}
+    for found in reads.values():
+        for table, positions, column in found:
+            for p in positions:
+                read.setdefault(table, {}).setdefault(p, set()).add(column)
+    return read
 
 
 def site_files(csv_bytes: dict[str, bytes]) -> dict[str, bytes]:
@@ -196,6 +214,7 @@ def site_pages(
             summary=in_words(comparison),
             documents=described,
             cited_studies=groups.get(CITED, []),
+            cited_numbers=int((~comparison["document"].isin(DOCUMENTS)).sum()),
             findings=findings,
             run=run,
             changes=list(changes),
@@ -215,7 +234,7 @@ def site_pages(
     }
     titles = {s.name: s.title for s in studies}
     citing = {t: {p: [by_id[c] for c in claims] for p, claims in by_row.items()} for t, by_row in cited.items()}
-    for view in table_views({t: tables[t] for t in cited}, citing):
+    for view in table_views({t: tables[t] for t in cited}, citing, _read_columns(reads)):
         pages[view["page"]] = env.get_template("table.html.j2").render(
             t=view, study_title=titles.get(view["study"], "")
         )
@@ -243,7 +262,7 @@ def site_pages(
             title=title or name, body=body, study=name, study_title=titles.get(name, "")
         )
     pages["search.html"] = env.get_template("search.html.j2").render(current="search.html")
-    pages["search-index.js"] = search_script(search_entries(rows, studies, findings, notes))
+    pages["search-index.js"] = search_script(search_entries(rows, studies, findings, notes, page_name, notes_page_name))
     return pages
 
 
@@ -271,10 +290,12 @@ def _row(r, notes: dict[str, str], reads: list) -> dict:
         "erratum": r.erratum,
         "reading": r.reading,
         "evidence": f"{r.judge} on {r.statistic}" if r.statistic else "",
+        "judge": r.judge,
         "study": r.study,
         "table": csv_file(r.table) if r.table else "",
         "table_name": r.table,
         "evidence_link": evidence_link(reads),
+        "evidence_where": evidence_words(reads),
         "figure": f"{page_name(figure.split('/')[0])}#{figure_anchor(figure)}" if figure else "",
         "figure_name": figure,
         "figure_img": figure_file(figure) if figure else "",
@@ -304,6 +325,7 @@ def _by_section(rows: list[dict]) -> list[dict]:
     listed = sorted(sections.items(), key=lambda item: order.get(item[0][0], len(order)))
     return [
         {"document": d, "section": s, "anchor": section_anchor(d, s), "printed": is_printed_table(s), "rows": rows}
+        | {"figure": next((r["figure"] for r in rows if r["figure"]), "")}
         for (d, s), rows in listed
     ]
 
@@ -314,10 +336,12 @@ def _printed_tables(rows: list[dict]) -> dict[str, list[dict]]:
     for r in rows:
         if r["study"] and is_printed_table(r["section"]):
             key = (r["section"], r["study"])
-            found.setdefault(r["document"], {}).setdefault(key, {
-                "section": r["section"], "study_title": r["study_title"],
+            entry = found.setdefault(r["document"], {}).setdefault(key, {
+                "section": r["section"], "study_title": r["study_title"], "figure": "",
                 "href": f"{page_name(r['study'])}#{section_anchor(r['document'], r['section'])}", "numbers": 0,
-            })["numbers"] += 1  # fmt: skip
+            })  # fmt: skip
+            entry["numbers"] += 1
+            entry["figure"] = entry["figure"] or r["figure"]
     return {d: list(tables.values()) for d, tables in found.items()}
 
 

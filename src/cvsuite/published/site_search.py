@@ -15,16 +15,22 @@ def _text(markup: str) -> str:
     return " ".join(html.unescape(_TAGS.sub(" ", markup)).split())
 
 
-def search_entries(rows: list[dict], studies, findings: list[dict], notes: dict[str, str]) -> list[dict]:
-    """One entry per thing a reader may look for: {kind, title, text, href}."""
-    from cvsuite.published.site import notes_page_name, page_name
+def _title(markdown: str) -> str:
+    """A notes file's first heading."""
+    match = re.search(r"^#\s+(.+)$", markdown, re.M)
+    return match.group(1).strip() if match else ""
 
+
+def search_entries(rows: list[dict], studies, findings: list[dict], notes: dict[str, str], page_name, notes_page_name):
+    """One entry per thing a reader may look for: {kind, title, text, href}; ``page_name`` and
+    ``notes_page_name`` name a study's page and its notes page."""
     entries = [
         {
             "kind": "study",
             "title": s.title,
             "text": f"{s.name} {s.source} " + " ".join(c for _, c in s.figures),
             "href": page_name(s.name),
+            "where": s.source,
         }
         for s in studies
     ]
@@ -34,6 +40,7 @@ def search_entries(rows: list[dict], studies, findings: list[dict], notes: dict[
             "title": f["erratum"] or f["rows"][0]["id"],
             "text": " ".join(_text(r["sentence"]) for r in f["rows"]),
             "href": f"errata.html#{f['anchor']}",
+            "where": f["rows"][0]["document"],
         }
         for f in findings
     ]
@@ -41,13 +48,20 @@ def search_entries(rows: list[dict], studies, findings: list[dict], notes: dict[
         {
             "kind": r["status"],
             "title": _text(r["sentence"]),
-            "text": f"{r['id']} {r['document']} {r['section']} {r['published']} {r['note']} {r['remark']}",
+            "text": f"{r['id']} {r['published']} {r['note']} {r['remark']}",
             "href": f"sentences.html#{r['id']}",
+            "where": f"{r['document']}, {r['section']}" if r["section"] else r["document"],
         }
         for r in rows
     ]
     entries += [
-        {"kind": "notes", "title": f"Notes of {name}", "text": _text(markdown), "href": notes_page_name(name)}
+        {
+            "kind": "notes",
+            "title": _title(markdown) or name,
+            "text": _text(markdown),
+            "href": notes_page_name(name),
+            "where": "a study's notes",
+        }
         for name, markdown in sorted(notes.items())
     ]
     return entries

@@ -40,11 +40,12 @@ def csv_file(table: str) -> str:
 
 def cited_rows(
     statistic: str, tables: dict[str, pd.DataFrame], cache: dict | None = None
-) -> list[tuple[str, list[int]]]:
-    """Every (table, row positions) a record's statistic reads, in the order it names them; a
+) -> list[tuple[str, list[int], str]]:
+    """Every (table, row positions, column) a record's statistic reads, in the order it names them; a
     reference to a table the run lacks, or rows it cannot select, reads nothing. ``cache`` is
     ``select_rows``'s: many records read the same rows."""
     found: dict[str, list[int]] = {}
+    columns: dict[str, str] = {}
     for text in _REFERENCES.findall(str(statistic or "")):
         try:
             reference = parse_reference(text)
@@ -55,14 +56,33 @@ def cited_rows(
         positions = [int(i) for i in table.index.get_indexer(rows.index)]
         found.setdefault(reference.table, [])
         found[reference.table] += [p for p in positions if p not in found[reference.table]]
-    return list(found.items())
+        columns.setdefault(reference.table, reference.column)
+    return [(table, rows, columns[table]) for table, rows in found.items()]
 
 
-def evidence_link(cited: list[tuple[str, list[int]]]) -> str:
+def evidence_link(cited: list[tuple[str, list[int], str]]) -> str:
     """The page and row a number's evidence opens at (``cited``, what ``cited_rows`` found for its
     statistic), or "" when it reads no table."""
-    for table, rows in cited:
-        return table_page_name(table) + (f"#{row_anchor(rows[0])}" if rows else "")
+    for table, rows, column in cited:
+        return table_page_name(table) + (f"#{cell_anchor(rows[0], column)}" if rows else "")
+    return ""
+
+
+def cell_anchor(position: int, column: str) -> str:
+    """The anchor of a cell a number reads: its row's anchor and its column (``row-3-bias``), so a link
+    opens the page scrolled to the cell, whichever side of a wide table it stands."""
+    return f"{row_anchor(position)}-{column}"
+
+
+def evidence_words(cited: list[tuple[str, list[int], str]]) -> str:
+    """Where the evidence stands, as a reader reads it: "row 3 of k_bias/k_bias.csv, column bias"."""
+    for table, rows, column in cited:
+        if not rows:
+            return f"{table}, column {column}"
+        where = f"row {rows[0] + 1}" if len(rows) == 1 else f"rows {rows[0] + 1} to {rows[-1] + 1}"
+        if len(rows) > 1 and rows != list(range(rows[0], rows[-1] + 1)):
+            where = f"{len(rows)} rows"
+        return f"{where} of {table}, column {column}"
     return ""
 
 
@@ -84,10 +104,13 @@ def readable(value) -> str:
     return str(value)
 
 
-def table_views(tables: dict[str, pd.DataFrame], citing: dict[str, dict[int, list[dict]]]) -> list[dict]:
-    """What each table page shows: its header, its rows (position, cells, full values, the numbers that
-    cite it), and how many rows the page leaves to the CSV. ``citing`` maps a table to
-    {row position: [the site's rows of the numbers that read it]}."""
+def table_views(
+    tables: dict[str, pd.DataFrame], citing: dict[str, dict[int, list[dict]]], read: dict[str, dict[int, set]]
+) -> list[dict]:
+    """What each table page shows: its header, its rows (position, cells, full values, which cells a
+    number reads, the numbers that cite it), and how many rows the page leaves to the CSV. ``citing``
+    maps a table to {row position: [the site's rows of the numbers that read it]}, ``read`` to
+    {row position: the columns they read}."""
     views = []
     for name, table in sorted(tables.items()):
         cited = citing.get(name, {})
@@ -100,6 +123,7 @@ def table_views(tables: dict[str, pd.DataFrame], citing: dict[str, dict[int, lis
                 "cells": [readable(v) for v in values[i]],
                 "full": [str(v) for v in values[i]],
                 "numeric": [isinstance(v, numbers.Real) and not isinstance(v, bool) for v in values[i]],
+                "read": [cell_anchor(i, c) if c in read.get(name, {}).get(i, ()) else "" for c in table.columns],
                 "cited": cited.get(i, []),
             }
             for i in keep
@@ -111,6 +135,7 @@ def table_views(tables: dict[str, pd.DataFrame], citing: dict[str, dict[int, lis
                 "csv": csv_file(name),
                 "study": name.split("/", 1)[0],
                 "columns": list(table.columns),
+                "read_columns": sorted({c for by_row in read.get(name, {}).values() for c in by_row}),
                 "rows": rows,
                 "total": len(table),
                 "left_out": len(table) - len(keep),
