@@ -141,6 +141,9 @@ def test_no_reading_holds_then_an_undecided_one_makes_it_inconclusive_never_diff
     assert result["status"] == "inconclusive" and "too little power" in result["note"]
     both_fail = run([record(published="True", readings=[fails, fails])]).iloc[0]
     assert both_fail["status"] == "differs" and both_fail["reading"].startswith("the bias")
+    # An erratum shows every reading it failed under: the first is the row's reading, the others follow.
+    assert both_fail["other_readings"] == "read as the bias is at most 5 ('a few percent'), it does not hold (25.6)"
+    assert result["other_readings"] == ""
 
 
 def test_the_words_of_a_record_are_filled_from_the_run_and_its_own_judgement():

@@ -57,6 +57,7 @@ COMPARISON_COLUMNS = [
     "statistic",
     "se",
     "reading",
+    "other_readings",
     "remark",
     "allowance",
     "z",
@@ -131,12 +132,13 @@ def _join(*parts: str) -> str:
 
 @dataclass(frozen=True)
 class Decision:
-    """How a record's readings decided: the deciding reading and its judgement, and the stricter
-    readings before it that failed."""
+    """How a record's readings decided: the deciding reading and its judgement, the stricter readings
+    before it that failed, and, when none holds, the other readings that failed beside it."""
 
     reading: Reading
     judgement: Judgement
     failed_before: tuple[tuple[Reading, Judgement], ...] = ()
+    others: tuple[tuple[Reading, Judgement], ...] = ()
 
 
 def decide(record: Record, tables: dict[str, pd.DataFrame], vague: dict, cache: dict | None = None) -> Decision:
@@ -155,7 +157,16 @@ def decide(record: Record, tables: dict[str, pd.DataFrame], vague: dict, cache: 
         for reading, judgement in judged:
             if judgement.status == status:
                 return Decision(reading, judgement)
-    return Decision(*judged[0])
+    return Decision(*judged[0], others=tuple(judged[1:]))
+
+
+def _read_as(judged, vague: dict) -> str:
+    """Readings that failed, each as "read as <reading>, it does not hold (<what the judge found>)"."""
+    return "; ".join(
+        f"read as {_continued(reading_text(r, j, vague).rstrip('.')) or j.rule}, "
+        f"{'the test cannot decide' if j.status == 'inconclusive' else 'it does not hold'} ({j.found})"
+        for r, j in judged
+    )
 
 
 def reading_text(reading: Reading, judgement: Judgement, vague: dict) -> str:
@@ -203,6 +214,7 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
         "statistic": "",
         "se": None,
         "reading": "",
+        "other_readings": "",
         "allowance": None,
         "z": None,
         "alternative": "",
@@ -234,11 +246,7 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
     note = fill(record.note, judged)
     remark = fill(record.remark, judged)
     if decision.failed_before:
-        stricter = "; ".join(
-            f"read as {_continued(reading_text(r, j, vague).rstrip('.')) or j.rule}, "
-            f"{'the test cannot decide' if j.status == 'inconclusive' else 'it does not hold'} ({j.found})"
-            for r, j in decision.failed_before
-        )
+        stricter = _read_as(decision.failed_before, vague)
         remark = _join(f"It holds when {reading.settles}. {stricter[0].upper()}{stricter[1:]}.", remark)
     if status == "inconclusive":
         note = _join(note, f"too little power: {judgement.found}" if judgement.found else "too little power")
@@ -265,6 +273,8 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
         "statistic": reading.statistic,
         "se": judgement.se,
         "reading": fill(reading_text(reading, judgement, vague), judged),
+        # Every other reading an erratum failed under, so the reader sees each one tried.
+        "other_readings": _read_as(decision.others, vague) if status == "differs" else "",
         "remark": remark,
         "allowance": judgement.allowance,
         "z": judgement.z,

@@ -251,6 +251,12 @@ def without_unmoved(note) -> str:
     return text
 
 
+def _sentence(text: str) -> str:
+    """Text as a sentence of its own: capitalised, ending with a full stop."""
+    text = text.strip()
+    return f"{text[0].upper()}{text[1:]}{'' if text.endswith('.') else '.'}" if text else ""
+
+
 def by_finding(rows: pd.DataFrame) -> dict[str, list]:
     """Rows (itertuples) grouped by finding: rows that share an erratum's text are one finding, in order of
     first appearance; a row without one is a finding of its own, keyed by its claim."""
@@ -298,7 +304,11 @@ def _errata_lines(rows: pd.DataFrame) -> list[str]:
             f"{shown_value(r, 'published')}, reproduced {shown_value(r, 'reproduced')} (`{r.claim}`)"
             for r in group
         )
+        others = dict.fromkeys(
+            _cell(r.other_readings) for r in group if isinstance(r.other_readings, str) and r.other_readings
+        )
         tested = f" *Reading tested:* {' / '.join(readings)}" if readings else ""
+        tested += f" *Also tried:* {_sentence(' / '.join(others))}" if others else ""
         read = f" *Judged by:* {', '.join(evidence)}." if evidence else ""
         out.append(f"- {finding}{sentences}{links}.{tested}{read} {' '.join(_cell(n) for n in notes if n)}")
     return out

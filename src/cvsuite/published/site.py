@@ -7,11 +7,12 @@ changed settings, how to rerun it; ``site_summary``), ``verdicts.html`` (each ve
 one ``study-<name>.html`` per study (its figures with their captions, its numbers under the
 sections and printed tables they come from), ``numbers.html`` (every number: a status filter, typed
 sorting, search, a row count, the view kept in the address), ``errata.html`` (each finding once,
-open, with its sentences, reading, evidence, note and figure, then the remarks), ``sentences.html``
+open, with its sentences, the readings tried, evidence, note and figure, then the remarks), ``sentences.html``
 (every registered sentence as the document prints it, math included, each with an anchor every other
 page links to), one ``table-<study>-<table>.html`` per table a record reads, its cited rows marked
-(``site_tables``), ``search.html`` with ``search-index.js`` (``site_search``), one
-``notes-<study>.html`` per study notes file (docs/notes/<study>.md) and ``tables.zip``, every table.
+(``site_tables``; a study page's sections, ``site_sections``), ``search.html`` with
+``search-index.js`` (``site_search``), one ``notes-<study>.html`` per study notes file
+(docs/notes/<study>.md) and ``tables.zip``, every table.
 Values are shown as printed, the full precision in a tooltip.
 
 ``site_pages`` builds the pages from the comparison; the caller copies the figures and tables the
@@ -22,7 +23,6 @@ around the MathML it writes.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,13 +45,17 @@ from cvsuite.published.report import (
 )
 from cvsuite.published.site_math import sentence_html
 from cvsuite.published.site_search import search_entries, search_script
+from cvsuite.published.site_sections import by_section, printed_tables
 from cvsuite.published.site_summary import SHORT, RunFacts, documents, in_words
 from cvsuite.published.site_tables import (
     ARCHIVE,
-    cited_rows,
+    cited_by_table,
+    cited_tables,
     csv_file,
     evidence_link,
     evidence_words,
+    read_columns,
+    reads_of,
     table_views,
     tables_archive,
 )
@@ -103,42 +107,9 @@ def site_assets(
         for name, _ in s.figures
         for fmt in ("png", "svg")
     }
-    for table in sorted({t for t in comparison["table"] if t} | set(_cited_tables(comparison, tables or {}))):
+    for table in sorted({t for t in comparison["table"] if t} | set(cited_tables(comparison, tables or {}))):
         assets[csv_file(table)] = f"results/{table}"
     return assets
-
-
-def _cited_tables(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, dict[int, list]]:
-    """{table: {row position: [claims]}} of every table row a record's statistic reads."""
-    return _by_table(_reads(comparison, tables))
-
-
-def _reads(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, list]:
-    """{claim: the (table, row positions) its statistic reads}."""
-    cache: dict = {}
-    return {
-        claim: cited_rows(statistic, tables, cache)
-        for claim, statistic in zip(comparison["claim"], comparison["statistic"].fillna(""))
-    }
-
-
-def _by_table(reads: dict[str, list]) -> dict[str, dict[int, list]]:
-    cited: dict[str, dict[int, list]] = {}
-    for claim, found in reads.items():
-        for table, positions, _ in found:
-            for p in positions:
-                cited.setdefault(table, {}).setdefault(p, []).append(claim)
-    return cited
-
-
-def _read_columns(reads: dict[str, list]) -> dict[str, dict[int, set]]:
-    """{table: {row position: the columns the numbers read there}}."""
-    read: dict[str, dict[int, set]] = {}
-    for found in reads.values():
-        for table, positions, column in found:
-            for p in positions:
-                read.setdefault(table, {}).setdefault(p, set()).add(column)
-    return read
 
 
 def site_files(csv_bytes: dict[str, bytes]) -> dict[str, bytes]:
@@ -179,8 +150,8 @@ def site_pages(
     ``coverage`` is the census's (results/coverage.csv) and ``run`` says how to rerun it."""
     notes, tables, run = notes or {}, tables or {}, run or RunFacts()
     comparison = comparison.fillna("")
-    reads = _reads(comparison, tables)
-    cited = _by_table(reads)
+    reads = reads_of(comparison, tables)
+    cited = cited_by_table(reads)
     rows = [_row(r, notes, reads.get(r.claim, [])) for r in comparison.itertuples()]
     by_study = {s.name: [r for r in rows if r["study"] == s.name] for s in studies}
     titles = {s.name: s.title for s in studies}
@@ -203,7 +174,7 @@ def site_pages(
     for i, f in enumerate(findings, 1):
         f["anchor"] = f"finding-{i}"
     described = documents(comparison, coverage, findings)
-    printed = _printed_tables(rows)
+    printed = printed_tables(rows, page_name)
     for d in described:
         d["studies"] = groups.get(d["document"], [])
         d["printed"] = printed.get(d["document"], [])
@@ -234,7 +205,7 @@ def site_pages(
     }
     titles = {s.name: s.title for s in studies}
     citing = {t: {p: [by_id[c] for c in claims] for p, claims in by_row.items()} for t, by_row in cited.items()}
-    for view in table_views({t: tables[t] for t in cited}, citing, _read_columns(reads)):
+    for view in table_views({t: tables[t] for t in cited}, citing, read_columns(reads)):
         pages[view["page"]] = env.get_template("table.html.j2").render(
             t=view, study_title=titles.get(view["study"], "")
         )
@@ -252,7 +223,7 @@ def site_pages(
             for name, caption in study.figures
         ]
         pages[page_name(study.name)] = env.get_template("study.html.j2").render(
-            study=study, figures=shown, sections=_by_section(by_study[study.name]),
+            study=study, figures=shown, sections=by_section(by_study[study.name], DOCUMENTS),
             counts={s: n for s, n in verdict_counts(comparison[comparison["study"] == study.name]).items() if n},
             notes=notes_page_name(study.name) if study.name in notes else "",
         )  # fmt: skip
@@ -289,6 +260,7 @@ def _row(r, notes: dict[str, str], reads: list) -> dict:
         "remark": r.remark,
         "erratum": r.erratum,
         "reading": r.reading,
+        "other_readings": r.other_readings,
         "evidence": f"{r.judge} on {r.statistic}" if r.statistic else "",
         "judge": r.judge,
         "study": r.study,
@@ -301,48 +273,6 @@ def _row(r, notes: dict[str, str], reads: list) -> dict:
         "figure_img": figure_file(figure) if figure else "",
         "notes": _record_notes(str(r.notes or ""), notes),
     }
-
-
-def section_anchor(document: str, section: str) -> str:
-    """A section's anchor on a study page, the same on every page: ``sec-<document initials>-<words>``."""
-    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", document)).lower()
-    words = "-".join(re.findall(r"[a-z0-9]+", section.lower().replace("\u2019", "")))
-    return f"sec-{initials}-{words or 'unsectioned'}"
-
-
-def is_printed_table(section: str) -> bool:
-    """Whether a section, as the registry names it, is a table or printed output of its document."""
-    return bool(re.search(r"\btable\b|printed output", section, re.I))
-
-
-def _by_section(rows: list[dict]) -> list[dict]:
-    """A study's numbers under the document and section (a printed table is a section of its own) they
-    come from, documents in their order, sections in the registry's."""
-    sections: dict[tuple, list] = {}
-    for r in rows:
-        sections.setdefault((r["document"], r["section"]), []).append(r)
-    order = {name: i for i, name in enumerate(DOCUMENTS)}
-    listed = sorted(sections.items(), key=lambda item: order.get(item[0][0], len(order)))
-    return [
-        {"document": d, "section": s, "anchor": section_anchor(d, s), "printed": is_printed_table(s), "rows": rows}
-        | {"figure": next((r["figure"] for r in rows if r["figure"]), "")}
-        for (d, s), rows in listed
-    ]
-
-
-def _printed_tables(rows: list[dict]) -> dict[str, list[dict]]:
-    """{document: [its printed tables, each with the study page and anchor that show its cells]}."""
-    found: dict[str, dict] = {}
-    for r in rows:
-        if r["study"] and is_printed_table(r["section"]):
-            key = (r["section"], r["study"])
-            entry = found.setdefault(r["document"], {}).setdefault(key, {
-                "section": r["section"], "study_title": r["study_title"], "figure": "",
-                "href": f"{page_name(r['study'])}#{section_anchor(r['document'], r['section'])}", "numbers": 0,
-            })  # fmt: skip
-            entry["numbers"] += 1
-            entry["figure"] = entry["figure"] or r["figure"]
-    return {d: list(tables.values()) for d, tables in found.items()}
 
 
 def _record_notes(link: str, notes: dict[str, str]) -> str:

@@ -104,6 +104,40 @@ def readable(value) -> str:
     return str(value)
 
 
+def cited_tables(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, dict[int, list]]:
+    """{table: {row position: [claims]}} of every table row a record's statistic reads."""
+    return cited_by_table(reads_of(comparison, tables))
+
+
+def reads_of(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, list]:
+    """{claim: the (table, row positions) its statistic reads}."""
+    cache: dict = {}
+    return {
+        claim: cited_rows(statistic, tables, cache)
+        for claim, statistic in zip(comparison["claim"], comparison["statistic"].fillna(""))
+    }
+
+
+def cited_by_table(reads: dict[str, list]) -> dict[str, dict[int, list]]:
+    """{table: {row position: [the claims that read the row]}}, from ``reads_of``."""
+    cited: dict[str, dict[int, list]] = {}
+    for claim, found in reads.items():
+        for table, positions, _ in found:
+            for p in positions:
+                cited.setdefault(table, {}).setdefault(p, []).append(claim)
+    return cited
+
+
+def read_columns(reads: dict[str, list]) -> dict[str, dict[int, set]]:
+    """{table: {row position: the columns the numbers read there}}."""
+    read: dict[str, dict[int, set]] = {}
+    for found in reads.values():
+        for table, positions, column in found:
+            for p in positions:
+                read.setdefault(table, {}).setdefault(p, set()).add(column)
+    return read
+
+
 def table_views(
     tables: dict[str, pd.DataFrame], citing: dict[str, dict[int, list[dict]]], read: dict[str, dict[int, set]]
 ) -> list[dict]:
