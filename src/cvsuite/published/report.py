@@ -226,6 +226,9 @@ def shown_value(row, side: str) -> str:
     value = row.published if side == "published" else row.reproduced_as_printed
     if is_claim(row) and str(value) in _CLAIM_WORDS:
         return "asserted" if side == "published" else _CLAIM_WORDS[str(value)]
+    # A claim no judge can test (not reproducible) is asserted all the same, not "True".
+    if side == "published" and str(value) == "True" and row.status == "not reproducible":
+        return "asserted"
     return _cell(value)
 
 
