@@ -269,6 +269,10 @@ def test_the_numbers_page_offers_every_verdict_and_keeps_its_view_in_the_address
     for key in ('get("status")', 'get("sort")', 'get("q")', "history.replaceState"):
         assert key in numbers, key
     assert 'aria-live="polite"' in numbers
+    # A row is searched by its sentence, section, id and values, never by its document's or study's title.
+    searched = re.findall(r'data-search="([^"]*)"', numbers)
+    assert len(searched) == len(a_comparison()) and "rcv.learn.k2-factor" in searched[0]
+    assert not any("Regularization and Cross" in text or "The bias of K-fold" in text for text in searched)
 
 
 def test_planted_markup_is_shown_as_text_and_never_becomes_an_element(pages):

@@ -44,7 +44,7 @@ from cvsuite.published.report import (
     without_unmoved,
 )
 from cvsuite.published.site_math import sentence_html
-from cvsuite.published.site_search import search_entries, search_script
+from cvsuite.published.site_search import plain_text, search_entries, search_script
 from cvsuite.published.site_sections import by_section, printed_tables
 from cvsuite.published.site_summary import SHORT, RunFacts, documents, in_words
 from cvsuite.published.site_tables import (
@@ -157,6 +157,7 @@ def site_pages(
     titles = {s.name: s.title for s in studies}
     captions = {f"{s.name}/{name}.png": caption for s in studies for name, caption in s.figures}
     for r in rows:
+        r["search"] = " ".join([plain_text(r["sentence"]), r["section"], r["id"], r["published"], r["ours"]])
         r["study_title"] = titles.get(r["study"], "")
         r["figure_caption"] = captions.get(r["figure_name"], "")
         if r["figure_name"] not in captions:

@@ -11,7 +11,8 @@ import re
 _TAGS = re.compile(r"<[^>]+>")
 
 
-def _text(markup: str) -> str:
+def plain_text(markup: str) -> str:
+    """A page fragment as the words a reader reads in it: tags dropped, entities read."""
     return " ".join(html.unescape(_TAGS.sub(" ", markup)).split())
 
 
@@ -38,7 +39,7 @@ def search_entries(rows: list[dict], studies, findings: list[dict], notes: dict[
         {
             "kind": "erratum",
             "title": f["erratum"] or f["rows"][0]["id"],
-            "text": " ".join(_text(r["sentence"]) for r in f["rows"]),
+            "text": " ".join(plain_text(r["sentence"]) for r in f["rows"]),
             "href": f"errata.html#{f['anchor']}",
             "where": f["rows"][0]["document"],
         }
@@ -47,7 +48,7 @@ def search_entries(rows: list[dict], studies, findings: list[dict], notes: dict[
     entries += [
         {
             "kind": r["status"],
-            "title": _text(r["sentence"]),
+            "title": plain_text(r["sentence"]),
             "text": f"{r['id']} {r['published']} {r['note']} {r['remark']}",
             "href": f"sentences.html#{r['id']}",
             "where": f"{r['document']}, {r['section']}" if r["section"] else r["document"],
@@ -58,7 +59,7 @@ def search_entries(rows: list[dict], studies, findings: list[dict], notes: dict[
         {
             "kind": "notes",
             "title": _title(markdown) or name,
-            "text": _text(markdown),
+            "text": plain_text(markdown),
             "href": notes_page_name(name),
             "where": "a study's notes",
         }
