@@ -56,18 +56,19 @@ class RunFacts:
 def in_words(comparison: pd.DataFrame) -> str:
     """The whole verdict as one plain sentence, for a reader who reads nothing else."""
     n = verdict_counts(comparison)
-    held = n["reproduced"] + n["reproduced by construction"] + n["consistent"]
+    # What an input matched is counted apart from what was confirmed: it is no evidence.
+    confirmed = n["reproduced"] + n["consistent"]
+    how = f"{n['reproduced']} reproduced" + (
+        f", {n['consistent']} consistent with a fresh simulation" if n["consistent"] else ""
+    )
     parts = [
-        f"Of the {len(comparison)} numbers and claims the three documents print, {held} hold up when the "
-        f"workflow regenerates them ({n['reproduced']} computed independently"
-        + (
-            f", {n['reproduced by construction']} only because the printed number was an input"
-            if n["reproduced by construction"]
-            else ""
-        )
-        + (f", {n['consistent']} agreeing with a fresh simulation" if n["consistent"] else "")
-        + ")"
+        f"Of the {len(comparison)} numbers and claims the three documents print, {confirmed} are confirmed when the "
+        f"workflow regenerates them independently ({how})"
     ]
+    if n["reproduced by construction"]:
+        parts.append(
+            f"{n['reproduced by construction']} come out as printed only because the printed number was an input"
+        )
     if n["differs"]:
         parts.append(f"{n['differs']} are wrong under every reasonable reading")
     if n["inconclusive"]:
