@@ -100,7 +100,7 @@ def main(
     pages = site_pages(comparison, shown, changes, notes, by_name, covered, run)
     files = {name: text.encode() for name, text in pages.items()}
     files.update(site_files({name: Path("results", name).read_bytes() for name in by_name}))
-    write_folder(out.site, files, site_assets(comparison, shown, by_name))
+    write_folder(out.site, files, site_assets(comparison, shown))
     write_text(overview_rst(comparison), out.overview)
     write_provenance(out.provenance, "compare", {"changed_settings": changes}, out)
     print(comparison["status"].value_counts().to_string())

@@ -217,7 +217,7 @@ def test_the_navigation_marks_the_current_page_and_printing_opens_every_note(pag
 
 
 def test_every_internal_link_reaches_a_page_or_asset_and_its_anchor(pages):
-    files = set(pages) | set(site_assets(a_comparison(), STUDIES, TABLES)) | set(site_files({}))
+    files = set(pages) | set(site_assets(a_comparison(), STUDIES)) | set(site_files({}))
     ids = {name: parsed(page).ids for name, page in pages.items()}
     for name, page in pages.items():
         for target in parsed(page).targets:

@@ -56,10 +56,14 @@ class StudySection:
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)  # (results path, table to show)
 
 
-def _cell(text) -> str:
+def markdown_cell(text) -> str:
+    """A value as a Markdown table cell: empty for a missing one, and a '|' of its own escaped."""
     if text is None or (isinstance(text, float) and pd.isna(text)):
         return ""
     return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+_cell = markdown_cell  # the short name the long lines below use
 
 
 def verdict_line(comparison: pd.DataFrame) -> str:

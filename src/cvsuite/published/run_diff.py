@@ -8,12 +8,8 @@ from __future__ import annotations
 import pandas as pd
 
 from cvsuite.published.comparison import verdict_counts
+from cvsuite.published.report import markdown_cell as _cell
 from cvsuite.published.site_summary import SHORT
-
-
-def _cell(text) -> str:
-    """A value as a Markdown table cell: a '|' of its own would end the cell."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def settings_between(before: list, after: list) -> list[tuple[str, str, str]]:

@@ -50,7 +50,6 @@ from cvsuite.published.site_summary import SHORT, RunFacts, documents, in_words
 from cvsuite.published.site_tables import (
     ARCHIVE,
     cited_by_table,
-    cited_tables,
     csv_file,
     evidence_link,
     evidence_words,
@@ -96,9 +95,7 @@ def figure_file(figure: str) -> str:
     return f"figures/{figure}"
 
 
-def site_assets(
-    comparison: pd.DataFrame, studies: list[SiteStudy], tables: dict[str, pd.DataFrame] | None = None
-) -> dict[str, str]:
+def site_assets(comparison: pd.DataFrame, studies: list[SiteStudy]) -> dict[str, str]:
     """{path in the site: path in the run} of every figure and table the pages link to."""
     # Both formats: the page shows the PNG and links each figure to its full-size PNG and its SVG.
     assets = {
@@ -107,7 +104,8 @@ def site_assets(
         for name, _ in s.figures
         for fmt in ("png", "svg")
     }
-    for table in sorted({t for t in comparison["table"] if t} | set(cited_tables(comparison, tables or {}))):
+    # A record's table is its statistic's: every table a number reads, and so every table page's CSV.
+    for table in sorted({t for t in comparison["table"] if t}):
         assets[csv_file(table)] = f"results/{table}"
     return assets
 

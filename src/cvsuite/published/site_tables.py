@@ -1,10 +1,10 @@
 """The site's tables: every study table as a page a person can read, each row with an anchor a
 published number's evidence links to, its CSV beside it, and one archive of every table.
 
-A record's statistic (``k_bias/k_bias.csv[K=2].bias``) names the table and the rows it reads; the
-number's "judged by" link opens that table's page at the first of those rows (``#row-<n>``, the
-row's number in the CSV, counting from 1), and every row any number reads is marked, so the reader sees which cells
-carry a verdict.
+A record's statistic (``k_bias/k_bias.csv[K=2].bias``) names the table, the rows and the column it
+reads; the number's evidence link opens that table's page at the cell of the first of those rows
+(``#row-<n>-<column>``, the row's number in the CSV counting from 1), and every row and cell any
+number reads is marked, so the reader sees which cells carry a verdict.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import math
 import numbers
-import re
 import zipfile
 from pathlib import PurePosixPath
 
@@ -24,7 +23,6 @@ ARCHIVE = "tables.zip"
 # Past this many rows a page shows the cited rows and the head of the table, and the CSV the rest: a
 # page stays quick to open on a phone.
 MAX_PAGE_ROWS = 400
-_REFERENCES = re.compile(r"[A-Za-z0-9_]+/[A-Za-z0-9_]+\.csv(?:\[[^\]]*\])?\.[A-Za-z0-9_]+")
 
 
 def table_page_name(table: str) -> str:
@@ -41,23 +39,18 @@ def csv_file(table: str) -> str:
 def cited_rows(
     statistic: str, tables: dict[str, pd.DataFrame], cache: dict | None = None
 ) -> list[tuple[str, list[int], str]]:
-    """Every (table, row positions, column) a record's statistic reads, in the order it names them; a
-    reference to a table the run lacks, or rows it cannot select, reads nothing. ``cache`` is
-    ``select_rows``'s: many records read the same rows."""
-    found: dict[str, list[int]] = {}
-    columns: dict[str, str] = {}
-    for text in _REFERENCES.findall(str(statistic or "")):
-        try:
-            reference = parse_reference(text)
-            table = tables[reference.table]
-            rows = select_rows(table, reference.rows, cache)
-        except (BadReference, KeyError):
-            continue
-        positions = [int(i) for i in table.index.get_indexer(rows.index)]
-        found.setdefault(reference.table, [])
-        found[reference.table] += [p for p in positions if p not in found[reference.table]]
-        columns.setdefault(reference.table, reference.column)
-    return [(table, rows, columns[table]) for table, rows in found.items()]
+    """The (table, row positions, column) a record's statistic reads, as a list of one; none for no
+    statistic, a table the run lacks or rows it cannot select. ``cache`` is ``select_rows``'s: many
+    records read the same rows."""
+    if not statistic:
+        return []
+    try:
+        reference = parse_reference(str(statistic))
+        table = tables[reference.table]
+        rows = select_rows(table, reference.rows, cache)
+    except (BadReference, KeyError):
+        return []
+    return [(reference.table, [int(i) for i in table.index.get_indexer(rows.index)], reference.column)]
 
 
 def evidence_link(cited: list[tuple[str, list[int], str]]) -> str:
@@ -102,11 +95,6 @@ def readable(value) -> str:
             return f"{int(value)}"
         return f"{value:.4g}"
     return str(value)
-
-
-def cited_tables(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, dict[int, list]]:
-    """{table: {row position: [claims]}} of every table row a record's statistic reads."""
-    return cited_by_table(reads_of(comparison, tables))
 
 
 def reads_of(comparison: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> dict[str, list]:
