@@ -14,6 +14,7 @@ gradient in y cheap (``cvsuite.studies.recover_twelve_points_search``).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -118,29 +119,73 @@ def predict(coefficients, x, x_design) -> np.ndarray:
 
 def residual_operators(x, degree: int, folds) -> tuple[np.ndarray, list[np.ndarray]]:
     """The linear maps from y to residuals: the training residuals of the fit on all points (n x n),
-    and for each fold the held-out residuals of the fit on the other folds (|fold| x n)."""
-    x = np.asarray(x, dtype=float)
-    n = len(x)
-    design = polynomial_basis(x, degree, x)
-    training = np.eye(n) - design @ np.linalg.pinv(design)
-    held_out = []
-    for fold in folds:
-        train = np.setdiff1d(np.arange(n), fold)
-        operator = np.zeros((len(fold), n))
-        operator[np.arange(len(fold)), fold] = 1.0
-        operator[:, train] -= design[fold] @ np.linalg.pinv(design[train])
-        held_out.append(operator)
-    return training, held_out
+    and for each fold the held-out residuals of the fit on the other folds (|fold| x n). Read-only:
+    each is computed once per process (``_held_out_operator``)."""
+    x = np.ascontiguousarray(x, dtype=float)
+    points = x.tobytes()
+    return _training_operator(points, degree), [_held_out_operator(points, degree, _indices(fold)) for fold in folds]
 
 
 def sum_of_squares_forms(x, degrees, folds) -> np.ndarray:
     """Matrices A[m, 0] (training) and A[m, j] (fold j) with residual sum of squares = y' A y,
     for model m of ``degrees``; shape (models, 1 + folds, n, n)."""
-    forms = []
-    for degree in degrees:
-        training, held_out = residual_operators(x, degree, folds)
-        forms.append([training.T @ training] + [r.T @ r for r in held_out])
-    return np.array(forms)
+    x = np.ascontiguousarray(x, dtype=float)
+    points = x.tobytes()
+    return np.array(
+        [
+            [_training_form(points, degree)] + [_held_out_form(points, degree, _indices(fold)) for fold in folds]
+            for degree in degrees
+        ]
+    )
+
+
+def _indices(fold) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.asarray(fold).ravel())
+
+
+# The same fold comes back many times: random partitions redraw it (a 10-fold partition of twelve
+# points has 78 possible folds, and the worked example's studies draw 1,600 partitions), and the
+# statistics of one design are asked for again by each study that reads it. Each map is therefore
+# computed once per process from the x values' bytes, the degree and the fold: the same arithmetic
+# on the same inputs, so the same bits as computing it every time. Bounded, for studies that draw
+# thousands of designs.
+_CACHED = functools.lru_cache(maxsize=1 << 14)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+@_CACHED
+def _training_operator(points: bytes, degree: int) -> np.ndarray:
+    x = np.frombuffer(points)
+    design = polynomial_basis(x, degree, x)
+    return _read_only(np.eye(len(x)) - design @ np.linalg.pinv(design))
+
+
+@_CACHED
+def _held_out_operator(points: bytes, degree: int, fold: tuple[int, ...]) -> np.ndarray:
+    x = np.frombuffer(points)
+    n, fold = len(x), np.array(fold, dtype=int)
+    design = polynomial_basis(x, degree, x)
+    train = np.setdiff1d(np.arange(n), fold)
+    operator = np.zeros((len(fold), n))
+    operator[np.arange(len(fold)), fold] = 1.0
+    operator[:, train] -= design[fold] @ np.linalg.pinv(design[train])
+    return _read_only(operator)
+
+
+@_CACHED
+def _training_form(points: bytes, degree: int) -> np.ndarray:
+    training = _training_operator(points, degree)
+    return _read_only(training.T @ training)
+
+
+@_CACHED
+def _held_out_form(points: bytes, degree: int, fold: tuple[int, ...]) -> np.ndarray:
+    held_out = _held_out_operator(points, degree, fold)
+    return _read_only(held_out.T @ held_out)
 
 
 def sums_of_squares(ys, forms) -> np.ndarray:
