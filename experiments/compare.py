@@ -25,6 +25,7 @@ from cvsuite.published.site_summary import RunFacts
 from cvsuite.workflow.catalog import load_catalog
 from cvsuite.workflow.config_checks import load_schema
 from cvsuite.workflow.document_settings import changed_settings, described_by_study
+from cvsuite.workflow.job_spec import job_from_command_line
 from cvsuite.workflow.outputs import (
     end_job_process,
     logged_to,
@@ -113,15 +114,16 @@ def caption_of(study: str, figure: str) -> str:
 
 
 if __name__ == "__main__":
-    with logged_to(snakemake.log[0]):  # noqa: F821 - provided by Snakemake's script directive
+    job = job_from_command_line()
+    with logged_to(job.log[0]):
         main(
-            str(Path(snakemake.input.registry[0]).parent),
-            snakemake.input.studies,
-            snakemake.input.schema,
-            snakemake.params.config,
-            list(snakemake.input.figure_checks),
-            list(snakemake.input.notes),
-            snakemake.input.census,
-            snakemake.output,
+            str(Path(job.input.registry[0]).parent),
+            job.input.studies,
+            job.input.schema,
+            job.params.config,
+            list(job.input.figure_checks),
+            list(job.input.notes),
+            job.input.census,
+            job.output,
         )
     end_job_process()

@@ -63,4 +63,4 @@ def main(job: Job) -> StudyResult:
 
 
 if __name__ == "__main__":
-    run_job(snakemake, main)  # noqa: F821 - provided by Snakemake's script directive
+    run_job(main)

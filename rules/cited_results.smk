@@ -18,8 +18,8 @@ rule esl_wrong_and_right_way:
         "logs/esl_wrong_and_right_way.log",
     benchmark:
         "benchmarks/jobs/esl_wrong_and_right_way.tsv"
-    script:
-        "../experiments/esl_wrong_and_right_way.py"
+    shell:
+        job_command("experiments/esl_wrong_and_right_way.py")
 
 
 rule esl_label_free_split:
@@ -34,8 +34,8 @@ rule esl_label_free_split:
         "logs/esl_label_free_split.log",
     benchmark:
         "benchmarks/jobs/esl_label_free_split.tsv"
-    script:
-        "../experiments/esl_label_free_split.py"
+    shell:
+        job_command("experiments/esl_label_free_split.py")
 
 
 rule kohavi_iris_majority:
@@ -49,8 +49,8 @@ rule kohavi_iris_majority:
         "logs/kohavi_iris_majority.log",
     benchmark:
         "benchmarks/jobs/kohavi_iris_majority.tsv"
-    script:
-        "../experiments/kohavi_iris_majority.py"
+    shell:
+        job_command("experiments/kohavi_iris_majority.py")
 
 
 rule sklearn_nested_iris:
@@ -65,8 +65,8 @@ rule sklearn_nested_iris:
         "logs/sklearn_nested_iris.log",
     benchmark:
         "benchmarks/jobs/sklearn_nested_iris.tsv"
-    script:
-        "../experiments/sklearn_nested_iris.py"
+    shell:
+        job_command("experiments/sklearn_nested_iris.py")
 
 
 rule varma_simon_datasets:
@@ -86,8 +86,8 @@ rule varma_simon_datasets:
         "logs/varma_simon_datasets/{scenario}/{start}-{stop}.log",
     benchmark:
         "benchmarks/jobs/varma_simon_datasets/{scenario}/{start}-{stop}.tsv"
-    script:
-        "../experiments/varma_simon_datasets.py"
+    shell:
+        job_command("experiments/varma_simon_datasets.py")
 
 
 rule varma_simon_selection_bias:
@@ -105,5 +105,5 @@ rule varma_simon_selection_bias:
         "logs/varma_simon_selection_bias.log",
     benchmark:
         "benchmarks/jobs/varma_simon_selection_bias.tsv"
-    script:
-        "../experiments/varma_simon_selection_bias.py"
+    shell:
+        job_command("experiments/varma_simon_selection_bias.py")

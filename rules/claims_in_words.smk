@@ -12,8 +12,8 @@ rule temporal_holdout:
         "logs/temporal_holdout.log",
     benchmark:
         "benchmarks/jobs/temporal_holdout.tsv"
-    script:
-        "../experiments/temporal_holdout.py"
+    shell:
+        job_command("experiments/temporal_holdout.py")
 
 
 rule preprocessing_leak:
@@ -27,8 +27,8 @@ rule preprocessing_leak:
         "logs/preprocessing_leak.log",
     benchmark:
         "benchmarks/jobs/preprocessing_leak.tsv"
-    script:
-        "../experiments/preprocessing_leak.py"
+    shell:
+        job_command("experiments/preprocessing_leak.py")
 
 
 rule ordered_folds:
@@ -42,8 +42,8 @@ rule ordered_folds:
         "logs/ordered_folds.log",
     benchmark:
         "benchmarks/jobs/ordered_folds.tsv"
-    script:
-        "../experiments/ordered_folds.py"
+    shell:
+        job_command("experiments/ordered_folds.py")
 
 
 rule grouped_folds:
@@ -57,8 +57,8 @@ rule grouped_folds:
         "logs/grouped_folds.log",
     benchmark:
         "benchmarks/jobs/grouped_folds.tsv"
-    script:
-        "../experiments/grouped_folds.py"
+    shell:
+        job_command("experiments/grouped_folds.py")
 
 
 rule test_set_reuse:
@@ -72,5 +72,5 @@ rule test_set_reuse:
         "logs/test_set_reuse.log",
     benchmark:
         "benchmarks/jobs/test_set_reuse.tsv"
-    script:
-        "../experiments/test_set_reuse.py"
+    shell:
+        job_command("experiments/test_set_reuse.py")

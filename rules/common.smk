@@ -14,6 +14,7 @@ from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
 from cvsuite.workflow.code_inputs import code_inputs, code_record, figure_code_inputs, quoted_names
+from cvsuite.workflow.job_spec import job_argument
 from cvsuite.workflow.memory_needs import memory_needs, oversized_jobs
 from cvsuite.workflow.output_records import DamagedOutputs, check_recorded_outputs
 from cvsuite.workflow.outputs import RUN_RECORD, run_record, write_text_if_changed
@@ -192,10 +193,47 @@ def figure_code(name):
 def study_params(name, blocks=None):
     """The config blocks the study reads (all of studies.yaml's `config`, unless given), and the
     columns of every table and the names of the arrays it declares, which its entry point checks
-    before writing."""
+    before writing; and the job's command-line text (``job_params``)."""
     if blocks is None:
         blocks = {block: config[block] for block in study(name).config}
-    return {"blocks": blocks, "columns": study(name).tables, "arrays": study(name).figure_arrays}
+    return job_params(name, {"blocks": blocks, "columns": study(name).tables, "arrays": study(name).figure_arrays})
+
+
+def figure_params(name):
+    """A figure job's study, its config blocks and its tables' paths, and its command-line text."""
+    return job_params(
+        f"{name}_figures",
+        {
+            "study": name,
+            "blocks": {block: config[block] for block in study(name).config},
+            "tables": {t: study(name).table_path(t) for t in study(name).tables},
+        },
+    )
+
+
+# Every job runs its entry point as a plain command (``job_command``), which reads its job from the
+# command line (cvsuite.workflow.job_spec) rather than from the object Snakemake's `script:` hands it:
+# that preamble imports Snakemake into each job. The interpreter is this Snakefile's, so jobs run in
+# the environment the workflow was started from (on a cluster node too, where Snakemake parses this
+# file again); it is named in the environment the jobs inherit, not in the command, so that a run
+# moved to another folder or environment does not count as changed code.
+PYTHON = "CVSUITE_PYTHON"
+os.environ[PYTHON] = sys.executable
+
+
+def job_command(entry):
+    return f'"${PYTHON}" {entry} {{params.job:q}} {{log:q}}'
+
+
+def job_params(rule, params):
+    """The rule's parameters, and `job`: the JSON text of each of its jobs, built by Snakemake from
+    the job's files, wildcards and threads. Derived from the files, `job` never triggers a rerun;
+    the parameters beside it do, as before."""
+
+    def job(wildcards, input, output, threads):
+        return job_argument(rule, wildcards, input, output, threads, params)
+
+    return {**params, "job": job}
 
 
 def shard_tables(step, table, shards):

@@ -27,10 +27,10 @@ rule compare:
         overview="results/overview.rst",
         provenance="results/provenance.json",
     params:
-        config=config,
+        **job_params("compare", {"config": config}),
     log:
         "logs/compare.log",
     benchmark:
         "benchmarks/jobs/compare.tsv"
-    script:
-        "../experiments/compare.py"
+    shell:
+        job_command("experiments/compare.py")

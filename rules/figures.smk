@@ -24,13 +24,11 @@ for _name in (n for n in CATALOG.studies if study(n).figures):
         output:
             **figure_outputs(_name),
         params:
-            study=_name,
-            blocks={block: config[block] for block in study(_name).config},
-            tables={t: study(_name).table_path(t) for t in study(_name).tables},
+            **figure_params(_name),
         priority: FIGURE_PRIORITY
         log:
             f"logs/{_name}_figures.log",
         benchmark:
             f"benchmarks/jobs/{_name}_figures.tsv"
-        script:
-            "../experiments/draw_figures.py"
+        shell:
+            job_command("experiments/draw_figures.py")

@@ -14,8 +14,8 @@ rule ridge_path:
         "logs/ridge_path.log",
     benchmark:
         "benchmarks/jobs/ridge_path.tsv"
-    script:
-        "../experiments/ridge_path.py"
+    shell:
+        job_command("experiments/ridge_path.py")
 
 
 rule k_bias:
@@ -29,8 +29,8 @@ rule k_bias:
         "logs/k_bias.log",
     benchmark:
         "benchmarks/jobs/k_bias.tsv"
-    script:
-        "../experiments/k_bias.py"
+    shell:
+        job_command("experiments/k_bias.py")
 
 
 rule degree_sweep:
@@ -44,8 +44,8 @@ rule degree_sweep:
         "logs/degree_sweep.log",
     benchmark:
         "benchmarks/jobs/degree_sweep.tsv"
-    script:
-        "../experiments/degree_sweep.py"
+    shell:
+        job_command("experiments/degree_sweep.py")
 
 
 rule bias_variance:
@@ -59,5 +59,5 @@ rule bias_variance:
         "logs/bias_variance.log",
     benchmark:
         "benchmarks/jobs/bias_variance.tsv"
-    script:
-        "../experiments/bias_variance.py"
+    shell:
+        job_command("experiments/bias_variance.py")

@@ -18,8 +18,8 @@ rule fresh_sine_datasets:
         "logs/fresh_sine_datasets/{start}-{stop}.log",
     benchmark:
         "benchmarks/jobs/fresh_sine_datasets/{start}-{stop}.tsv"
-    script:
-        "../experiments/fresh_sine_datasets.py"
+    shell:
+        job_command("experiments/fresh_sine_datasets.py")
 
 
 rule robustness:
@@ -45,5 +45,5 @@ rule robustness:
         "logs/robustness.log",
     benchmark:
         "benchmarks/jobs/robustness.tsv"
-    script:
-        "../experiments/robustness.py"
+    shell:
+        job_command("experiments/robustness.py")

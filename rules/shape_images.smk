@@ -20,8 +20,8 @@ rule shape_image_datasets:
         "logs/shape_image_datasets/{start}-{stop}.log",
     benchmark:
         "benchmarks/jobs/shape_image_datasets/{start}-{stop}.tsv"
-    script:
-        "../experiments/shape_image_datasets.py"
+    shell:
+        job_command("experiments/shape_image_datasets.py")
 
 
 rule knn_estimators:
@@ -39,8 +39,8 @@ rule knn_estimators:
         "logs/knn_estimators.log",
     benchmark:
         "benchmarks/jobs/knn_estimators.tsv"
-    script:
-        "../experiments/knn_estimators.py"
+    shell:
+        job_command("experiments/knn_estimators.py")
 
 
 rule nested_optimism:
@@ -56,8 +56,8 @@ rule nested_optimism:
         "logs/nested_optimism.log",
     benchmark:
         "benchmarks/jobs/nested_optimism.tsv"
-    script:
-        "../experiments/nested_optimism.py"
+    shell:
+        job_command("experiments/nested_optimism.py")
 
 
 rule cv_variance_datasets:
@@ -75,8 +75,8 @@ rule cv_variance_datasets:
         "logs/cv_variance_datasets/{start}-{stop}.log",
     benchmark:
         "benchmarks/jobs/cv_variance_datasets/{start}-{stop}.tsv"
-    script:
-        "../experiments/cv_variance_datasets.py"
+    shell:
+        job_command("experiments/cv_variance_datasets.py")
 
 
 rule cv_variance:
@@ -91,5 +91,5 @@ rule cv_variance:
         "logs/cv_variance.log",
     benchmark:
         "benchmarks/jobs/cv_variance.tsv"
-    script:
-        "../experiments/cv_variance.py"
+    shell:
+        job_command("experiments/cv_variance.py")

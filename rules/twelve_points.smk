@@ -14,8 +14,8 @@ rule recover_twelve_points:
         "logs/recover_twelve_points.log",
     benchmark:
         "benchmarks/jobs/recover_twelve_points.tsv"
-    script:
-        "../experiments/recover_twelve_points.py"
+    shell:
+        job_command("experiments/recover_twelve_points.py")
 
 
 rule twelve_points:
@@ -32,5 +32,5 @@ rule twelve_points:
         "logs/twelve_points.log",
     benchmark:
         "benchmarks/jobs/twelve_points.tsv"
-    script:
-        "../experiments/twelve_points.py"
+    shell:
+        job_command("experiments/twelve_points.py")

@@ -74,8 +74,8 @@ def entry_point(study: Study) -> str | None:
     if not path.is_file():
         return f"no {path.relative_to(ROOT)}"
     code = path.read_text(encoding="utf-8")
-    if not re.search(r"^def main\(job", code, re.M) or "run_job(snakemake, main)" not in code:
-        return f"experiments/{study.name}.py has no main(job) run by run_job(snakemake, main)"
+    if not re.search(r"^def main\(job", code, re.M) or "run_job(main)" not in code:
+        return f"experiments/{study.name}.py has no main(job) run by run_job(main)"
     return None
 
 

@@ -1,6 +1,7 @@
-"""Where a figure rule meets Snakemake: draw one study's figures from the files its study job wrote.
+"""Where a figure rule meets its job: draw one study's figures from the files its study job wrote.
 
-The rule ``<study>_figures`` runs experiments/draw_figures.py, which calls ``run_figure_job``. It
+The rule ``<study>_figures`` runs experiments/draw_figures.py, which calls ``run_figure_job`` on the
+job its command line gives (``cvsuite.workflow.job_spec``). It
 reads the study's tables (each when first asked for), its ``figure_arrays.npz`` and, for a study
 whose figures draw published numbers (studies.yaml's ``figures_read_published``), the registry's
 printed values; calls ``cvsuite.figures.<study>.draw``; checks each figure's layout (the study's
@@ -12,12 +13,15 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from cvsuite.figures.figure_inputs import FigureInputs
 from cvsuite.workflow.catalog import FIGURE_FORMATS, figure_key
+from cvsuite.workflow.job_spec import JobSpec, job_from_command_line
 from cvsuite.workflow.outputs import end_job_process, logged_to, save_figure, write_provenance, write_table
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class FigureMismatch(RuntimeError):
@@ -33,6 +37,8 @@ class SavedTables(Mapping):
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._read:
+            import pandas as pd  # here: a figure drawn from arrays alone need not import it
+
             self._read[name] = pd.read_csv(self._paths[name])
         return self._read[name]
 
@@ -43,26 +49,28 @@ class SavedTables(Mapping):
         return len(self._paths)
 
 
-def run_figure_job(snakemake) -> None:
-    """Draw, check and save the figures of ``snakemake.params.study`` (see the module's docstring)."""
-    params, study = snakemake.params, snakemake.params.study
-    with logged_to(snakemake.log[0]):
+def run_figure_job(job: JobSpec | None = None) -> None:
+    """Draw, check and save the figures of the job's ``params.study`` (the job is read from the
+    command line unless given; see the module's docstring)."""
+    job = job_from_command_line() if job is None else job
+    params, study = job.params, job.params.study
+    with logged_to(job.log[0]):
         arrays = {}
-        if "figure_arrays" in snakemake.input.keys():
+        if "figure_arrays" in job.input.keys():
             import numpy as np
 
-            with np.load(snakemake.input.figure_arrays, allow_pickle=False) as saved:
+            with np.load(job.input.figure_arrays, allow_pickle=False) as saved:
                 arrays = {name: saved[name] for name in saved.files}
         published = ()
-        if "published" in snakemake.input.keys():
+        if "published" in job.input.keys():
             from cvsuite.published.published_values import read_published_values
 
-            published = read_published_values(snakemake.input.published)
+            published = read_published_values(job.input.published)
         inputs = FigureInputs(
             config=dict(params.blocks), tables=SavedTables(params.tables), arrays=arrays, published=published
         )
         figures = importlib.import_module(f"cvsuite.figures.{study}").draw(inputs)
-        write_figures(study, figures, dict(snakemake.output.items()), dict(params.blocks))
+        write_figures(study, figures, dict(job.output.items()), dict(params.blocks))
     end_job_process()
 
 
@@ -71,6 +79,8 @@ def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dic
 
     ``output`` maps output names to paths: ``<figure>_png``/``_svg``, ``figure_checks``, ``provenance``.
     """
+    import pandas as pd
+
     from cvsuite.figures.layout_checks import CHECK_COLUMNS, checked_figure
 
     declared = {key for key in output if key.endswith(tuple(f"_{fmt}" for fmt in FIGURE_FORMATS))}

@@ -1,13 +1,14 @@
-"""Where an entry point in experiments/ meets Snakemake: run one study and write what it returns.
+"""Where an entry point in experiments/ meets its job: run one study and write what it returns.
 
 An entry point is a function from a ``Job`` (the study's config blocks and its input files) to a
-``StudyResult`` (tables by name, and the arrays its figures need beyond them). ``run_job`` calls it
-with the job's log open and one BLAS thread per Snakemake thread, then writes every table to the
-output of the same name, the arrays to one ``.npz`` and, last, the provenance file with every other
-file's checksum, refusing a result whose tables, columns or arrays are not the ones the rule
-declares (studies.yaml). So no entry point writes a file itself, and none can forget one. The
-figures are drawn by the study's figure job from these files (``cvsuite.workflow.figure_job``), so
-restyling a figure never reruns its study.
+``StudyResult`` (tables by name, and the arrays its figures need beyond them). ``run_job`` reads the
+job from the command line (``cvsuite.workflow.job_spec``) and calls it with the job's log open and
+one BLAS thread per Snakemake thread, then writes every table to the output of the same name, the
+arrays to one ``.npz`` and, last, the provenance file with every other file's checksum, refusing a
+result whose tables, columns or arrays are not the ones the rule declares (studies.yaml). So no
+entry point writes a file itself, and none can forget one. The figures are drawn by the study's
+figure job from these files (``cvsuite.workflow.figure_job``), so restyling a figure never reruns
+its study.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from cvsuite.published.column_patterns import columns_match
+from cvsuite.workflow.job_spec import JobSpec, job_from_command_line
 from cvsuite.workflow.outputs import end_job_process, logged_to, write_arrays, write_provenance, write_table
+
+if TYPE_CHECKING:
+    import pandas as pd  # the study's code imports it; a job that writes no table need not
 
 
 @dataclass
@@ -66,22 +69,20 @@ class OutputMismatch(RuntimeError):
     """A study returned tables, columns or figures other than the ones its rule declares."""
 
 
-def run_job(snakemake, compute: Callable[[Job], StudyResult]) -> None:
-    """Run ``compute`` for this Snakemake job and write its result (see the module's docstring)."""
+def run_job(compute: Callable[[Job], StudyResult], job: JobSpec | None = None) -> None:
+    """Run ``compute`` for this job (read from the command line unless given) and write its result
+    (see the module's docstring)."""
     from threadpoolctl import threadpool_limits
 
-    params = snakemake.params
-    with logged_to(snakemake.log[0]):
+    job = job_from_command_line() if job is None else job
+    params = job.params
+    with logged_to(job.log[0]):
         # Parallelism belongs to Snakemake jobs: BLAS threads inside a job only slow it down, and one
         # thread keeps the last bits of every matrix product independent of the machine's cores.
-        with threadpool_limits(limits=snakemake.threads):
-            name = snakemake.rule + "".join(f" {v}" for v in snakemake.wildcards)
-            result = compute(
-                Job(config=dict(params.blocks), input=snakemake.input, wildcards=snakemake.wildcards, name=name)
-            )
-        write_result(
-            snakemake.rule, result, dict(snakemake.output.items()), params.blocks, params.columns, params.arrays
-        )
+        with threadpool_limits(limits=job.threads):
+            name = job.rule + "".join(f" {v}" for v in job.wildcards.values())
+            result = compute(Job(config=dict(params.blocks), input=job.input, wildcards=job.wildcards, name=name))
+        write_result(job.rule, result, dict(job.output.items()), params.blocks, params.columns, params.arrays)
     end_job_process()
 
 
