@@ -26,8 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.special import xlogy
-from scipy.stats import norm
+from scipy.special import log_ndtr, ndtr, xlogy  # what scipy.stats.norm's cdf and logcdf evaluate
 
 from cvsuite.methods.monte_carlo import mean_and_se
 from cvsuite.studies.bias_variance import Fits, paired_log_ratio
@@ -78,8 +77,8 @@ def _bernoulli_cross_entropy(q: np.ndarray, log_p: np.ndarray, log_not_p: np.nda
 def log_loss_terms(fits_at_grid: np.ndarray, truth: np.ndarray, sigma: float) -> dict:
     """Log-loss's direct expected error per fit (mean over the grid) and the three terms defined as
     for squared error, for fits (samples x grid) read as P(y > 0) = Phi(fit / sigma)."""
-    q = norm.cdf(truth / sigma)
-    log_p, log_not_p = norm.logcdf(fits_at_grid / sigma), norm.logcdf(-fits_at_grid / sigma)
+    q = ndtr(truth / sigma)
+    log_p, log_not_p = log_ndtr(fits_at_grid / sigma), log_ndtr(-fits_at_grid / sigma)
     direct = _bernoulli_cross_entropy(q, log_p, log_not_p).mean(axis=1)
     mean_p = np.exp(log_p).mean(axis=0)
     entropy = -(xlogy(q, q) + xlogy(1 - q, 1 - q))
@@ -104,7 +103,7 @@ def decomposition_by_loss(fits: Fits, fresh_draws: int, seed: int) -> pd.DataFra
     degrees."""
     truth, sigma = fits.truth, fits.noise
     bayes = truth > 0
-    bayes_error = norm.cdf(-np.abs(truth) / sigma)  # P(y > 0 disagrees with the Bayes classifier)
+    bayes_error = ndtr(-np.abs(truth) / sigma)  # P(y > 0 disagrees with the Bayes classifier)
     rows = []
     for n, fresh in fresh_responses(fits, fresh_draws, seed):
         predictions = fits.predictions[n]  # degrees x samples x grid

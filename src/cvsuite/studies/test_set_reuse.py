@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from scipy.integrate import quad
-from scipy.stats import norm
+from scipy.special import ndtr
 
 from cvsuite.methods.monte_carlo import mean_and_se
 
@@ -124,8 +124,16 @@ def reuse_summary(runs: pd.DataFrame) -> pd.DataFrame:
 def expected_minimum(draws: int) -> float:
     """E[min of ``draws`` independent standard normals], by quadrature of x n phi(x) (1 - Phi(x))^(n-1):
     where the least of many equally noisy estimates sits, in units of their s.d. from their mean."""
-    density = lambda x: x * draws * norm.pdf(x) * norm.sf(x) ** (draws - 1)  # noqa: E731
+    density = lambda x: x * draws * _normal_density(x) * ndtr(-x) ** (draws - 1)  # noqa: E731
     return float(quad(density, -12, 12, limit=200)[0])
+
+
+def _normal_density(x: float) -> float:
+    """The standard normal density as scipy.stats.norm.pdf computes it, on a one-element array as
+    it does (numpy's scalar exp can differ in the last bit); its survival function is ndtr(-x). The
+    same values, without scipy.stats, whose import cost this job 0.9 s."""
+    x = np.atleast_1d(np.asarray(x, dtype=float))
+    return (np.exp(-(x**2) / 2.0) / np.sqrt(2 * np.pi))[0]
 
 
 def minimum_of_draws(draws: int) -> pd.DataFrame:
