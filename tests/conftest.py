@@ -1,7 +1,7 @@
 """Shared fixtures: the repository root, a scratch copy of the workflow to run Snakemake in, and the tiers.
 
 A bare ``pytest`` is the fast tier: everything but the tests marked with a slow tier (``SLOW_TIERS``),
-no network, no package installs, no daemons, about half a minute on two cores. ``pytest --full`` adds
+no network, no package installs, no daemons, within a minute on two cores (docs/time.md). ``pytest --full`` adds
 the slow tiers (what .ci/run does); an explicit ``-m`` expression picks tests by marker as usual.
 """
 
@@ -86,6 +86,7 @@ def pytest_collection_modifyitems(config, items):
     waiting = [item for item in items if TINY in getattr(item, "fixturenames", ())]
     items[:] = [item for item in items if item not in waiting] + waiting
     config._tiny_workflow_wanted = bool(waiting)
+    config._tiny_trials_wanted = any("trials" in item.fixturenames for item in waiting)
 
 
 @pytest.fixture
@@ -109,19 +110,34 @@ def copy_finished(finished: Path, destination: Path) -> Path:
 
 
 class TinyRun:
-    """The workflow run at tests/tiny_config.yaml in a scratch folder, started in the background."""
+    """The workflow run at tests/tiny_config.yaml in a scratch folder, started in the background; and,
+    once asked (``start_trials``), the trials on it (tests/tiny_trials.py), started the moment it ends."""
 
-    def __init__(self, workdir: Path):
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory):
         import os
+        from concurrent.futures import ThreadPoolExecutor
 
-        self.workdir = workdir
-        self.log = workdir / "snakemake.log"
+        self.workdir = copy_workflow(tmp_path_factory.mktemp("tiny-workflow"))
+        shutil.copy2(TINY_CONFIG, self.workdir / TINY_CONFIG.name)
+        self.log = self.workdir / "snakemake.log"
         command = [sys.executable, "-m", "snakemake", "all", "--cores", "2", "--configfile", TINY_CONFIG.name]
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(
-                command, cwd=workdir, stdout=log, stderr=subprocess.STDOUT, preexec_fn=lambda: os.umask(0o022)
+                command, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, preexec_fn=lambda: os.umask(0o022)
             )
         self._result: subprocess.CompletedProcess | None = None
+        self._waiting = ThreadPoolExecutor(max_workers=1)
+        self.trials = None
+
+    def start_trials(self, folder: Path) -> None:
+        self.trials = self._waiting.submit(self._trials_once_finished, folder)
+
+    def _trials_once_finished(self, folder: Path):
+        if self.process.wait() != 0:
+            return None  # the tests that read the trials fail on the run itself (``tiny_workflow``)
+        from tiny_trials import run_trials
+
+        return run_trials(self.workdir, folder)
 
     def finished(self, timeout: int = 600) -> subprocess.CompletedProcess:
         """Wait for the run; its exit status and output (stdout and stderr together)."""
@@ -134,24 +150,41 @@ class TinyRun:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        self._waiting.shutdown(cancel_futures=True)
 
 
 TINY_CONFIG = ROOT / "tests" / "tiny_config.yaml"
 
 
+def pytest_sessionstart(session):
+    """When the whole suite is collected (a bare ``pytest``, or ``--full``), the tiny run starts before
+    collection, which keeps one core busy for seconds; it is stopped if no selected test reads it."""
+    config = session.config
+    if config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.option.collectonly:
+        config._tiny_run = TinyRun(config._tmp_path_factory)
+
+
+def pytest_sessionfinish(session):
+    run = getattr(session.config, "_tiny_run", None)
+    if run is not None:
+        run.stop()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _start_tiny_workflow(request, tmp_path_factory):
-    """Start the tiny run at the session's first test if any collected test reads it."""
-    if not getattr(request.config, "_tiny_workflow_wanted", False):
+    """The tiny run, started now if it has not been already, if any collected test reads it."""
+    config = request.config
+    run = getattr(config, "_tiny_run", None)
+    if not getattr(config, "_tiny_workflow_wanted", False):
+        if run is not None:
+            run.stop()
         yield None
         return
-    workdir = copy_workflow(tmp_path_factory.mktemp("tiny-workflow"))
-    shutil.copy2(TINY_CONFIG, workdir / TINY_CONFIG.name)
-    run = TinyRun(workdir)
-    try:
-        yield run
-    finally:
-        run.stop()
+    if run is None:
+        run = config._tiny_run = TinyRun(tmp_path_factory)
+    if config._tiny_trials_wanted:
+        run.start_trials(tmp_path_factory.mktemp("tiny-trials"))
+    yield run
 
 
 @pytest.fixture(scope="session")
@@ -160,6 +193,12 @@ def tiny_workflow(_start_tiny_workflow) -> Path:
     run = _start_tiny_workflow.finished()
     assert run.returncode == 0, f"snakemake all --configfile tests/tiny_config.yaml failed:\n{run.stdout[-4000:]}"
     return _start_tiny_workflow.workdir
+
+
+@pytest.fixture(scope="session")
+def trials(tiny_workflow, _start_tiny_workflow):
+    """The trials on the finished tiny run (tests/tiny_trials.py), by name, once every one has ended."""
+    return _start_tiny_workflow.trials.result()
 
 
 def project_records():

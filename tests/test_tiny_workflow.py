@@ -13,10 +13,12 @@ import re
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 
-from conftest import ROOT, TINY_CONFIG, copy_finished, project_records, snakemake
+from conftest import ROOT, TINY_CONFIG, project_records
 from cvsuite.workflow.catalog import load_catalog
+from tiny_trials import KEPT, only_run, planned_rules
 
 CATALOG = load_catalog(ROOT / "studies.yaml")
 
@@ -72,26 +74,6 @@ def test_the_comparison_judges_every_registered_number(tiny_workflow):
     assert Path(tiny_workflow / "results" / "REPORT.md").exists()
 
 
-def test_a_damaged_table_stops_the_run_naming_it_and_keeps_the_last_good_report(tiny_workflow, tmp_path):
-    workdir = copy_finished(tiny_workflow, tmp_path / "run")
-    table = workdir / "results" / "degree_sweep" / "summary.csv"  # read by the comparison alone: a quick rebuild
-    table.write_bytes(table.read_bytes()[: table.stat().st_size // 2])  # as a full disk would leave it
-    kept = {name: (workdir / "results" / name).read_bytes() for name in ("REPORT.md", "comparison.csv")}
-    before = {p: p.stat().st_mtime_ns for p in (workdir / "results").rglob("*") if p.is_file()}
-
-    run = snakemake(workdir, "all", "--cores", "2", "--configfile", TINY_CONFIG.name)
-    assert run.returncode != 0
-    message = run.stdout + run.stderr
-    assert "results/degree_sweep/summary.csv: its bytes differ" in message
-    assert "same command with --forcerun degree_sweep" in message
-    assert {name: (workdir / "results" / name).read_bytes() for name in kept} == kept
-    assert {p: p.stat().st_mtime_ns for p in before} == before  # nothing rerun, nothing deleted
-
-    rebuilt = snakemake(workdir, "all", "--cores", "2", "--configfile", TINY_CONFIG.name, "--forcerun", "degree_sweep")
-    assert rebuilt.returncode == 0, rebuilt.stderr[-3000:]
-    assert table.read_bytes() == (tiny_workflow / "results" / "degree_sweep" / "summary.csv").read_bytes()
-
-
 def test_the_site_links_every_number_to_its_sentence_and_figure_and_every_link_resolves(tiny_workflow):
     from test_site import broken_links, parsed
 
@@ -112,68 +94,6 @@ def test_the_site_links_every_number_to_its_sentence_and_figure_and_every_link_r
     assert studies == {f"study-{name}.html" for name in CATALOG.studies}
 
 
-def test_a_table_with_one_cell_edited_by_hand_stops_the_run_naming_it(tiny_workflow, tmp_path):
-    workdir = copy_finished(tiny_workflow, tmp_path / "run")
-    table = workdir / "results" / "k_bias" / "k_bias.csv"
-    lines = table.read_text().splitlines(keepends=True)
-    cells = lines[1].split(",")
-    cells[1] = str(int(cells[1]) + 1)  # one cell of the first row, as a hand edit would
-    table.write_text(lines[0] + ",".join(cells) + "".join(lines[2:]))
-    kept = {name: (workdir / "results" / name).read_bytes() for name in ("REPORT.md", "comparison.csv")}
-
-    run = snakemake(workdir, "all", "--cores", "2", "--configfile", TINY_CONFIG.name)
-    assert run.returncode != 0
-    assert "results/k_bias/k_bias.csv: its bytes differ" in run.stderr and "--forcerun k_bias" in run.stderr
-    assert {name: (workdir / "results" / name).read_bytes() for name in kept} == kept
-
-
-def planned_rules(run) -> set[str]:
-    """The rules a dry run would run, from its listing."""
-    return set(re.findall(r"^(?:local)?rule (\w+):", run.stdout, re.M))
-
-
-def test_a_records_or_a_judges_edit_reruns_the_comparison_alone_and_a_printed_value_the_studies_reading_it(
-    tiny_workflow, tmp_path
-):
-    workdir = copy_finished(tiny_workflow, tmp_path / "run")
-    registry = workdir / "registry" / "regularization_and_cross_validation.yaml"
-    text = registry.read_text(encoding="utf-8")
-    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
-    assert run.returncode == 0 and planned_rules(run) == set(), run.stdout[-2000:]  # nothing changed: nothing
-
-    edits = [
-        # a record's note, which no study reads
-        (registry, lambda text: re.sub(r"(\n    note: )([A-Z])", r"\1Here \2", text, count=1)),
-        # a vague word's bound, which only the judges read
-        (workdir / "registry" / "vague_words.yaml", lambda text: text.replace("below: '1.5'", "below: '1.6'", 1)),
-        # a judge's code
-        (workdir / "src" / "cvsuite" / "published" / "exact_judges.py", lambda text: text + "# a comment\n"),
-        # a new record, a copy of the first under another id
-        (
-            registry,
-            lambda text: (
-                text + "\n" + re.search(r"  - id: .*?\n(?=\n)", text, re.S)[0].replace("- id: ", "- id: z.", 1)
-            ),
-        ),
-    ]
-    for path, edit in edits:
-        before = path.read_text(encoding="utf-8")
-        assert edit(before) != before, path
-        path.write_text(edit(before), encoding="utf-8")
-        run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
-        assert run.returncode == 0 and planned_rules(run) == {"compare", "all"}, (path.name, run.stdout[-2000:])
-    registry.write_text(text, encoding="utf-8")
-
-    record = text.index("- id: rcv.823.norm-degree-15\n")
-    published = text.index("published: '81,050'", record)
-    registry.write_text(text[:published] + "published: '81,051'" + text[published + 19 :], encoding="utf-8")
-    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
-    assert run.returncode == 0, run.stderr[-2000:]
-    # The printed norm is read by degree_sweep's figure alone, not by its study.
-    planned = planned_rules(run)
-    assert "degree_sweep_figures" in planned and not planned & {"degree_sweep", "k_bias"}, run.stdout[-2000:]
-
-
 def test_every_job_imported_only_library_modules_its_code_input_lists(tiny_workflow):
     records = [*(tiny_workflow / "results").rglob("provenance.json"), *(tiny_workflow / "figures").rglob("*.json")]
     assert len(records) > 40
@@ -186,20 +106,56 @@ def test_every_job_imported_only_library_modules_its_code_input_lists(tiny_workf
             assert {f"src/{path}.py", f"src/{path}/__init__.py"} & listed, (data["study"], module)
 
 
-def test_a_comment_in_the_ridge_module_reruns_no_simulation_that_never_imports_it(tiny_workflow, tmp_path):
-    workdir = copy_finished(tiny_workflow, tmp_path / "run")
-    ridge = workdir / "src" / "cvsuite" / "methods" / "ridge.py"
-    ridge.write_text(ridge.read_text() + "# a comment\n")
-    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
-    assert run.returncode == 0, run.stderr[-2000:]
+def test_a_damaged_table_stops_the_run_naming_it_and_keeps_the_last_good_report(trials, tiny_workflow):
+    trial = trials["a damaged table"]
+    (stopped, after_stop), (rebuilt, _) = trial.runs
+    assert stopped.returncode != 0
+    assert "results/degree_sweep/summary.csv: its bytes differ" in stopped.stdout
+    assert "same command with --forcerun degree_sweep" in stopped.stdout
+    assert after_stop == trial.before  # nothing rerun, nothing deleted, the report and comparison kept
+
+    assert rebuilt.returncode == 0, rebuilt.stdout[-3000:]
+    table = "results/degree_sweep/summary.csv"
+    assert (trial.workdir / table).read_bytes() == (tiny_workflow / table).read_bytes()
+
+
+def test_a_table_with_one_cell_edited_by_hand_stops_the_run_naming_it(trials):
+    trial = trials["a hand-edited cell"]
+    run = only_run(trial)
+    assert run.returncode != 0
+    assert "results/k_bias/k_bias.csv: its bytes differ" in run.stdout and "--forcerun k_bias" in run.stdout
+    (_, after), *_ = trial.runs
+    assert {name: after[f"{name} bytes"] for name in KEPT} == {name: trial.before[f"{name} bytes"] for name in KEPT}
+
+
+def test_nothing_changed_plans_nothing(trials):
+    run = only_run(trials["nothing"])
+    assert run.returncode == 0 and planned_rules(run) == set(), run.stdout[-2000:]
+
+
+@pytest.mark.parametrize("edit", ["a record's note", "a vague word's bound", "a judge's code", "a new record"])
+def test_a_records_or_a_judges_edit_reruns_the_comparison_alone(trials, edit):
+    """A note no study reads, a bound only the judges read, a judge's code, a new record."""
+    run = only_run(trials[edit])
+    assert run.returncode == 0 and planned_rules(run) == {"compare", "all"}, run.stdout[-2000:]
+
+
+def test_a_printed_value_reruns_the_figures_that_draw_it_and_no_study(trials):
+    run = only_run(trials["a printed value"])
+    assert run.returncode == 0, run.stdout[-2000:]
+    # The printed norm is read by degree_sweep's figure alone, not by its study.
+    planned = planned_rules(run)
+    assert "degree_sweep_figures" in planned and not planned & {"degree_sweep", "k_bias"}, run.stdout[-2000:]
+
+
+def test_a_comment_in_the_ridge_module_reruns_no_simulation_that_never_imports_it(trials):
+    run = only_run(trials["the ridge module"])
+    assert run.returncode == 0, run.stdout[-2000:]
     planned = planned_rules(run)
     assert "ridge_path" in planned and "compare" in planned, planned
     assert not planned & {"shape_image_datasets", "varma_simon_datasets", "cv_variance_datasets"}, planned
 
 
-def test_a_comment_in_a_figure_module_redraws_those_figures_and_reruns_no_study(tiny_workflow, tmp_path):
-    workdir = copy_finished(tiny_workflow, tmp_path / "run")
-    figures = workdir / "src" / "cvsuite" / "figures" / "k_bias.py"
-    figures.write_text(figures.read_text() + "# a comment\n")
-    run = snakemake(workdir, "all", "-n", "--configfile", TINY_CONFIG.name)
+def test_a_comment_in_a_figure_module_redraws_those_figures_and_reruns_no_study(trials):
+    run = only_run(trials["a figure module"])
     assert run.returncode == 0 and planned_rules(run) == {"k_bias_figures", "compare", "all"}, run.stdout[-2000:]
