@@ -8,6 +8,7 @@ belongs in ``ENFORCED`` below, and its file in the list, so the list stays the w
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -58,9 +59,13 @@ def config_block(study: Study) -> str | None:
     return None if count == 1 else f"config.yaml has {count} blocks {study.name}:, not 1"
 
 
+@functools.cache
+def config_schema() -> dict:
+    return yaml.safe_load((ROOT / "schemas" / "config.schema.yaml").read_text(encoding="utf-8"))
+
+
 def schema_block(study: Study) -> str | None:
-    schema = yaml.safe_load((ROOT / "schemas" / "config.schema.yaml").read_text(encoding="utf-8"))
-    block = schema["properties"].get(study.name)
+    block = config_schema()["properties"].get(study.name)
     return None if block and block.get("description") else f"no described block {study.name} in the schema"
 
 
