@@ -162,7 +162,7 @@ EDITS = (
     (
         "a word of a registry note",
         "registry/regularization_and_cross_validation.yaml",
-        ("Page 802's sweep recomputed, degrees 0 to 15", "Page 802's sweep recomputed for degrees 0 to 15"),
+        ("Page 802's sweep refitted on the same sample", "Page 802's sweep refitted on that same sample"),
         None,
     ),
     ("a comment in methods/ridge.py", "src/cvsuite/methods/ridge.py", None, "# a comment\n"),
