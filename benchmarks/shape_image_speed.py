@@ -132,9 +132,9 @@ def our_numbers(results: Path) -> list[str]:
     out += [f"{s.non_nested_mean:.3f}", f"{s.nested_mean:.3f}", f"{s.true_mean:.3f}"]
     out += [
         f"{s.optimism_mean:+.3f}",
-        f"positive in {s.optimism_positive}",
+        f"positive in {int(s.optimism_positive)}",
         f"{s.nested_error_mean:+.3f}",
-        f"positive in {s.nested_error_positive}",
+        f"positive in {int(s.nested_error_positive)}",
     ]
     c = pd.read_csv(results / "knn_estimators" / "sklearn_crosscheck.csv").iloc[0]
     out += [
