@@ -43,13 +43,10 @@ def copy_workflow(destination: Path) -> Path:
 
 
 def snakemake(workdir: Path, *args: str, timeout: int = 1800, umask: int = 0o022) -> subprocess.CompletedProcess:
-    """Run the Snakemake of this interpreter's environment in ``workdir``, under ``umask``."""
-    import os
-
+    """Run the Snakemake of this interpreter's environment in ``workdir``, under ``umask`` (set by
+    Popen itself, not a ``preexec_fn``, which is unsafe where threads start processes, as the trials do)."""
     command = [sys.executable, "-m", "snakemake", *args]
-    return subprocess.run(
-        command, cwd=workdir, capture_output=True, text=True, timeout=timeout, preexec_fn=lambda: os.umask(umask)
-    )
+    return subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=timeout, umask=umask)
 
 
 # The slow tiers: each runs the workflow at the documents' scale, a fresh clone, a cluster or a second environment.
@@ -114,7 +111,6 @@ class TinyRun:
     once asked (``start_trials``), the trials on it (tests/tiny_trials.py), started the moment it ends."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory):
-        import os
         from concurrent.futures import ThreadPoolExecutor
 
         self.workdir = copy_workflow(tmp_path_factory.mktemp("tiny-workflow"))
@@ -123,7 +119,7 @@ class TinyRun:
         command = [sys.executable, "-m", "snakemake", "all", "--cores", "2", "--configfile", TINY_CONFIG.name]
         with open(self.log, "w") as log:
             self.process = subprocess.Popen(
-                command, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, preexec_fn=lambda: os.umask(0o022)
+                command, cwd=self.workdir, stdout=log, stderr=subprocess.STDOUT, umask=0o022
             )
         self._result: subprocess.CompletedProcess | None = None
         self._waiting = ThreadPoolExecutor(max_workers=1)
