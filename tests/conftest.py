@@ -43,8 +43,11 @@ def copy_workflow(destination: Path) -> Path:
 
 
 def snakemake(workdir: Path, *args: str, timeout: int = 1800, umask: int = 0o022) -> subprocess.CompletedProcess:
-    """Run the Snakemake of this interpreter's environment in ``workdir``, under ``umask`` (set by
-    Popen itself, not a ``preexec_fn``, which is unsafe where threads start processes, as the trials do)."""
+    """Run the Snakemake of this interpreter's environment in ``workdir``, under ``umask``.
+
+    The umask is set by Popen itself, never by a ``preexec_fn``: with one, Python forks rather than
+    vforks, and a fork runs OpenBLAS's fork handler, which deadlocked the fast tier (under
+    OPENBLAS_CORETYPE=Prescott) when a trial's thread started Snakemake while a test ran NumPy."""
     command = [sys.executable, "-m", "snakemake", *args]
     return subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=timeout, umask=umask)
 
