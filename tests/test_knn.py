@@ -9,11 +9,13 @@ from threadpoolctl import threadpool_limits
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.knn import (
     HeldOutTask,
+    blur_matrix,
     blurred_features,
     has_row_ties,
     held_out_predictions,
     held_out_predictions_literal,
     majority_votes,
+    ranked_by_blurred_distance,
     squared_distances,
 )
 
@@ -31,6 +33,37 @@ def test_stack_blur_equals_one_blur_per_image():
         per_image = np.array([gaussian_filter(x, sigma) for x in images]).reshape(len(images), -1)
         assert np.array_equal(blurred_features(images, sigma), per_image)
     assert np.array_equal(blurred_features(images, 0), images.reshape(len(images), -1))
+
+
+@pytest.mark.parametrize("sigma", [0, 0.5, 1, 3])
+def test_the_blur_is_its_matrix_on_both_axes(sigma):
+    images, _ = draw_shape_images(2, np.random.default_rng(1), ShapeImageDesign())
+    blur = blur_matrix(16, sigma)
+    by_matrix = (blur @ images @ blur.T).reshape(len(images), -1)
+    assert np.allclose(by_matrix, blurred_features(images, sigma), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("sigma", [0, 1, 2])
+def test_ranking_without_blurring_the_test_images_is_the_documents_where_certain(sigma):
+    rng = np.random.default_rng(sigma)
+    train, _ = draw_shape_images(10, rng, ShapeImageDesign())
+    test, _ = draw_shape_images(50, rng, ShapeImageDesign())
+    features = blurred_features(train, sigma)
+    literal = np.argsort(squared_distances(blurred_features(test, sigma), features), axis=1)
+    ranking, certain = ranked_by_blurred_distance(test, features, sigma)
+    assert certain.min() >= 15  # continuous noise: near-ties are rare
+    for row in range(len(test)):
+        assert np.array_equal(ranking[row, : certain[row]], literal[row, : certain[row]])
+
+
+def test_a_tie_among_the_training_images_is_not_certain():
+    rng = np.random.default_rng(0)
+    train, _ = draw_shape_images(5, rng, ShapeImageDesign())
+    train[7] = train[3]  # two training images alike: every test image is equally far from both
+    test, _ = draw_shape_images(5, rng, ShapeImageDesign())
+    ranking, certain = ranked_by_blurred_distance(test, blurred_features(train, 1), 1)
+    place = np.argmax((ranking == 3) | (ranking == 7), axis=1)  # the first of the pair in each row
+    assert (certain <= place + 1).all()
 
 
 def test_majority_vote_ties_go_to_the_lowest_label():

@@ -13,8 +13,10 @@ from threadpoolctl import threadpool_limits
 
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import stratified_round_robin_folds
+from cvsuite.methods.knn import blurred_features, squared_distances
 from cvsuite.studies.shape_image_datasets import (
     ShapeStudySettings,
+    _Dataset,
     holdout_name,
     kfold_name,
     simulate_dataset,
@@ -169,3 +171,13 @@ def test_the_winner_of_a_larger_candidate_set_scores_at_least_as_high():
 def test_settings_come_from_config_blocks():
     assert SETTINGS.fixed_k == 3 and SETTINGS.candidate_sets[-1] == ((0, 1, 2), (1, 3, 5))
     assert SETTINGS.design == ShapeImageDesign() and SETTINGS.fresh_per_class == 50
+
+
+def test_the_fresh_images_are_ranked_the_documents_way_where_two_distances_tie():
+    rng = np.random.default_rng(0)
+    images, labels = draw_shape_images(10, rng, SETTINGS.design)
+    images[7] = images[3]  # every fresh image is equally far from these two: a tie in every row
+    fresh, fresh_labels = draw_shape_images(20, rng, SETTINGS.design)
+    data = _Dataset.of_images(SETTINGS, images, labels, fresh, fresh_labels)
+    literal = np.argsort(squared_distances(blurred_features(fresh, 1), blurred_features(images, 1)), axis=1)
+    assert np.array_equal(data.fresh_ranking(1, 15), literal[:, :15])

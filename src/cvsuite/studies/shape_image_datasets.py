@@ -40,6 +40,7 @@ from cvsuite.methods.knn import (
     held_out_predictions_literal,
     held_out_predictions_of_tasks,
     majority_votes,
+    ranked_by_blurred_distance,
     squared_distances,
 )
 
@@ -148,18 +149,30 @@ class _Dataset:
         self._true = {}
         self._fresh_ranking = {}
 
-    def fresh_ranking(self, sigma: float) -> np.ndarray:
-        """The labelled images in order of distance from each fresh image, at blur ``sigma``: the
-        document's ``argsort`` of the fresh-by-labelled distances."""
+    def fresh_ranking(self, sigma: float, places: int | None = None) -> np.ndarray:
+        """The ``places`` (default: the largest k) nearest labelled images of each fresh image at blur
+        ``sigma``, nearest first: the first columns of the document's ``argsort`` of the
+        fresh-by-labelled distances.
+
+        Ranked without blurring the fresh images (``ranked_by_blurred_distance``); where a row's
+        first places are not certainly the document's (two distances within rounding of a tie), the
+        document's own arithmetic ranks them: every fresh image blurred, the distances formed and
+        sorted, exactly as the listing does.
+        """
+        places = max(self.settings.ks) if places is None else places
         if sigma not in self._fresh_ranking:
+            self._fresh_ranking[sigma] = ranked_by_blurred_distance(self.fresh, self.features[sigma], sigma)
+        ranking, certain = self._fresh_ranking[sigma]
+        if certain.min(initial=ranking.shape[1]) < min(places, ranking.shape[1]):
             fresh = blurred_features(self.fresh, sigma)
-            self._fresh_ranking[sigma] = np.argsort(squared_distances(fresh, self.features[sigma]), axis=1)
-        return self._fresh_ranking[sigma]
+            ranking = np.argsort(squared_distances(fresh, self.features[sigma]), axis=1)
+            self._fresh_ranking[sigma] = ranking, np.full(len(ranking), ranking.shape[1])
+        return ranking[:, :places]
 
     def true_accuracy(self, sigma: float, k: int) -> float:
         """Accuracy on the fresh images of the model trained on all labelled images."""
         if sigma not in self._true:
-            nearest = self.fresh_ranking(sigma)[:, : max(self.settings.ks)]
+            nearest = self.fresh_ranking(sigma)
             predictions = majority_votes(self.labels[nearest], self.settings.ks, self.n_classes)
             self._true[sigma] = (predictions == self.fresh_labels[:, None]).mean(axis=0)
         return float(self._true[sigma][self.settings.ks.index(k)])
@@ -169,7 +182,9 @@ class _Dataset:
         models its cross-validation trains, one per fold on the images outside it, weighted as the
         pooled estimate weighs them: by the number of images each scores."""
         s = self.settings
-        ranking = self.fresh_ranking(s.fixed_sigma)
+        # A fold model's k nearest are among the first k + (its fold's size) of the full ranking.
+        places = s.fixed_k + max(len(fold) for folds in partitions for fold in folds)
+        ranking = self.fresh_ranking(s.fixed_sigma, min(places, len(self.labels)))
         return [
             float(
                 np.average(
