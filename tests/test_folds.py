@@ -11,6 +11,7 @@ from cvsuite.methods.folds import (
     consecutive_folds,
     fold_of,
     fold_size_range,
+    largest_round_robin_fold,
     leave_one_out_folds,
     legacy_shuffled_kfold,
     positional_folds,
@@ -64,6 +65,18 @@ def test_stratified_round_robin_folds_match_stratified_kfold_class_counts():
     assert is_partition(folds, 80)
     for ours, sk in zip(folds, theirs):
         assert np.bincount(LABELS[ours], minlength=4).tolist() == np.bincount(LABELS[sk], minlength=4).tolist()
+
+
+@pytest.mark.parametrize("n_folds", [2, 3, 5, 7])
+def test_no_round_robin_fold_is_larger_than_its_bound_and_some_reach_it(n_folds):
+    labels = np.repeat([0, 1, 2], [7, 9, 4])
+    bound = largest_round_robin_fold(labels, n_folds)
+    sizes = [
+        len(f)
+        for seed in range(200)
+        for f in stratified_round_robin_folds(labels, n_folds, np.random.default_rng(seed))
+    ]
+    assert max(sizes) == bound
 
 
 def test_stratified_round_robin_folds_draw_a_permutation_then_a_first_fold_per_class():

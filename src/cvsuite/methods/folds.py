@@ -110,6 +110,12 @@ def stratified_round_robin_folds(labels: np.ndarray, n_folds: int, rng: np.rando
     return [np.flatnonzero(fold_ids == f) for f in range(n_folds)]
 
 
+def largest_round_robin_fold(labels: np.ndarray, n_folds: int) -> int:
+    """The most items a fold of ``stratified_round_robin_folds`` can hold, whatever its draws: a
+    class of m items deals at most ceil(m / K) of them to one fold."""
+    return int(sum(-(-np.count_nonzero(labels == label) // n_folds) for label in np.unique(labels)))
+
+
 def stratified_dealt_folds(labels: np.ndarray, n_folds: int, rng: np.random.Generator) -> list[np.ndarray]:
     """Folds with the class proportions of the whole set as nearly as they go (pamr's balanced folds).
 

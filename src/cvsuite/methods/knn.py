@@ -57,9 +57,9 @@ def blur_matrix(size: int, sigma: float) -> np.ndarray:
 TIE_MARGIN = 1e-10
 
 
-def ranked_by_blurred_distance(test_images: np.ndarray, train_features: np.ndarray, sigma: float) -> tuple:
+def ranked_by_blurred_distance(test_images: np.ndarray, train_features: np.ndarray, sigma: float, places: int) -> tuple:
     """The training images in order of distance from each blurred test image, without blurring
-    the test images; and per test row how many leading places are certainly the document's.
+    the test images; and whether the first ``places`` of every row are certainly the document's.
 
     ``test_images`` (m, s, s) unblurred; ``train_features`` (n, s*s) the blurred training images
     (``blurred_features``). With M the blur (``blur_matrix``), (M F M^T) . T = F . (M^T T M), so
@@ -68,12 +68,12 @@ def ranked_by_blurred_distance(test_images: np.ndarray, train_features: np.ndarr
     product of the unblurred test images with the n back-blurred training images replaces blurring
     4,000 images and forming their distances (the Example's largest cost).
 
-    The two keys differ in their last bits, so where two of a row's keys lie within ``TIE_MARGIN``
-    of the row's scale the document's order is not known. Returns ``(ranking, certain)``: the
-    ``argsort`` of the keys (m, n), and for each row the number of leading places k such that the
-    first k + 1 keys are each further than that margin from the next, so that the first k places
-    are the first k places of the document's ``argsort`` (the callers fall back to the document's
-    arithmetic for a row that needs more).
+    The two keys differ in their last bits, so where two of a row's first ``places`` + 1 keys lie
+    within ``TIE_MARGIN`` of the row's scale the document's order is not known. Returns
+    ``(ranking, certain)``: the ``argsort`` of the keys (m, n), and True when in every row each of
+    the first ``places`` keys is further than that margin from the next, so that the first
+    ``places`` columns are those of the document's ``argsort`` (callers fall back to the document's
+    arithmetic when not).
     """
     m, size = test_images.shape[0], test_images.shape[-1]
     blur = blur_matrix(size, sigma)
@@ -84,13 +84,12 @@ def ranked_by_blurred_distance(test_images: np.ndarray, train_features: np.ndarr
     train_norms = row_squared_norms(train_features)
     keys += train_norms[None]
     ranking = np.argsort(keys, axis=1)
-    ordered = np.take_along_axis(keys, ranking, axis=1)
+    leading = np.take_along_axis(keys, ranking[:, : places + 1], axis=1)
     # The row's scale: the largest squared norm among the terms of its distances (||M||_2 bounds
     # the blurred test image's norm by the unblurred one's).
     scale = np.linalg.norm(blur, 2) ** 2 * row_squared_norms(flat) + train_norms.max()
-    apart = np.diff(ordered, axis=1) > TIE_MARGIN * scale[:, None]
-    certain = np.where(apart.all(axis=1), keys.shape[1], np.argmin(apart, axis=1))
-    return ranking, certain
+    apart = np.diff(leading, axis=1) > TIE_MARGIN * scale[:, None]
+    return ranking, bool(apart.all())
 
 
 def row_squared_norms(rows: np.ndarray, block: int = 256) -> np.ndarray:

@@ -31,7 +31,12 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
-from cvsuite.methods.folds import class_balanced_leave_one_out, leave_one_out_folds, stratified_round_robin_folds
+from cvsuite.methods.folds import (
+    class_balanced_leave_one_out,
+    largest_round_robin_fold,
+    leave_one_out_folds,
+    stratified_round_robin_folds,
+)
 from cvsuite.methods.knn import (
     HeldOutTask,
     blurred_features,
@@ -150,24 +155,36 @@ class _Dataset:
         self._fresh_ranking = {}
 
     def fresh_ranking(self, sigma: float, places: int | None = None) -> np.ndarray:
-        """The ``places`` (default: the largest k) nearest labelled images of each fresh image at blur
-        ``sigma``, nearest first: the first columns of the document's ``argsort`` of the
-        fresh-by-labelled distances.
+        """The ``places`` nearest labelled images of each fresh image at blur ``sigma``, nearest
+        first: the first columns of the document's ``argsort`` of the fresh-by-labelled distances.
+        By default as many as any of the study's models reads at that blur (``_places``).
 
         Ranked without blurring the fresh images (``ranked_by_blurred_distance``); where a row's
         first places are not certainly the document's (two distances within rounding of a tie), the
         document's own arithmetic ranks them: every fresh image blurred, the distances formed and
         sorted, exactly as the listing does.
         """
-        places = max(self.settings.ks) if places is None else places
-        if sigma not in self._fresh_ranking:
-            self._fresh_ranking[sigma] = ranked_by_blurred_distance(self.fresh, self.features[sigma], sigma)
-        ranking, certain = self._fresh_ranking[sigma]
-        if certain.min(initial=ranking.shape[1]) < min(places, ranking.shape[1]):
-            fresh = blurred_features(self.fresh, sigma)
-            ranking = np.argsort(squared_distances(fresh, self.features[sigma]), axis=1)
-            self._fresh_ranking[sigma] = ranking, np.full(len(ranking), ranking.shape[1])
+        places = self._places(sigma) if places is None else places
+        ranking, certain = self._fresh_ranking.get(sigma, (None, 0))
+        if certain < places:
+            ranking, sure = ranked_by_blurred_distance(self.fresh, self.features[sigma], sigma, places)
+            if not sure:
+                fresh = blurred_features(self.fresh, sigma)
+                ranking = np.argsort(squared_distances(fresh, self.features[sigma]), axis=1)
+            certain = places if sure else ranking.shape[1]
+            self._fresh_ranking[sigma] = ranking, certain
         return ranking[:, :places]
+
+    def _places(self, sigma: float) -> int:
+        """How many of the fresh images' nearest labelled images the study reads at a blur: the
+        largest k, and at the fixed classifier's blur also its k plus the largest fold any of its
+        partitions can hold (a fold model's k nearest are among them)."""
+        s, n = self.settings, len(self.labels)
+        if sigma != s.fixed_sigma:
+            return min(max(s.ks), n)
+        fold_counts = (s.holdout_folds, *s.kfold_folds, s.repartition_folds)
+        largest = max(self.n_classes, *(largest_round_robin_fold(self.labels, k) for k in fold_counts))
+        return min(max(max(s.ks), s.fixed_k + largest), n)
 
     def true_accuracy(self, sigma: float, k: int) -> float:
         """Accuracy on the fresh images of the model trained on all labelled images."""
