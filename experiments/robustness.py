@@ -13,7 +13,7 @@ import pandas as pd
 from cvsuite.studies.robustness import Evidence, ShapeSettings, conclusion_statistics, side_by_side
 from cvsuite.studies.robustness_estimators import shape_estimators
 from cvsuite.studies.robustness_regression import k_bias_by_k
-from cvsuite.studies.shape_image_datasets import holdout_name, kfold_name
+from cvsuite.studies.shape_image_settings import holdout_name, kfold_name
 from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
 

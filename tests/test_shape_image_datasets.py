@@ -14,14 +14,8 @@ from threadpoolctl import threadpool_limits
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
 from cvsuite.methods.folds import stratified_round_robin_folds
 from cvsuite.methods.knn import blurred_features, squared_distances
-from cvsuite.studies.shape_image_datasets import (
-    ShapeStudySettings,
-    _Dataset,
-    holdout_name,
-    kfold_name,
-    simulate_dataset,
-    simulate_datasets,
-)
+from cvsuite.studies.shape_image_datasets import _Dataset, simulate_dataset, simulate_datasets
+from cvsuite.studies.shape_image_settings import ShapeStudySettings, holdout_name, kfold_name
 
 GRID = {"sigmas": [0, 1, 2], "ks": [1, 3, 5]}
 SETTINGS = ShapeStudySettings.from_config(
