@@ -87,7 +87,7 @@ def ranked_by_blurred_distance(test_images: np.ndarray, train_features: np.ndarr
     leading = np.take_along_axis(keys, ranking[:, : places + 1], axis=1)
     # The row's scale: the largest squared norm among the terms of its distances (||M||_2 bounds
     # the blurred test image's norm by the unblurred one's).
-    scale = np.linalg.norm(blur, 2) ** 2 * row_squared_norms(flat) + train_norms.max()
+    scale = np.linalg.norm(blur, 2) ** 2 * np.einsum("ij,ij->i", flat, flat) + train_norms.max()
     apart = np.diff(leading, axis=1) > TIE_MARGIN * scale[:, None]
     return ranking, bool(apart.all())
 
