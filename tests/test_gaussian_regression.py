@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample, true_mse
+from cvsuite.data.gaussian_regression import RegressionDesign, nested_regression_samples, regression_sample, true_mse
 
 
 def test_true_mse_matches_the_error_on_a_large_fresh_sample():
@@ -42,3 +42,17 @@ def test_design_is_pure_noise_without_signal_predictors_or_coefficient():
 def test_design_refuses_more_signal_predictors_than_predictors():
     with pytest.raises(ValueError, match="between 0 and n_predictors = 3"):
         RegressionDesign(n_predictors=3, signal_predictors=4, signal_coefficient=1.0, noise_sd=1.0)
+
+
+def test_nested_samples_are_each_sizes_own_sample_and_leave_its_generator_where_it_would_be():
+    sizes = [7, 3, 12]  # in any order
+    for design in (RegressionDesign(6, 0, 0.0, 1.3), RegressionDesign(6, 2, 0.8, 1.3)):
+        nested = nested_regression_samples(sizes, design, np.random.default_rng(8))
+        for n, (X, y, b, rng) in zip(sizes, nested):
+            own = np.random.default_rng(8)
+            X_own, y_own, b_own = regression_sample(n, design, own)
+            assert np.array_equal(X, X_own) and np.array_equal(b, b_own)
+            if design.pure_noise:
+                assert np.array_equal(y, y_own)  # no product with b: every bit is the draw's
+            np.testing.assert_allclose(y, y_own, rtol=1e-14)
+            assert np.array_equal(rng.permutation(n), own.permutation(n))

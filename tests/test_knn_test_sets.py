@@ -62,3 +62,20 @@ def test_a_new_source_is_scored_beside_the_same_source_on_the_same_datasets(sett
 def test_a_test_size_above_the_fresh_images_is_left_out_not_refused(settings):
     table = small_test_power(settings, 0, [16, 10**6], 2, 4)
     assert table["test_images"].tolist() == [16]
+
+
+def test_the_fixed_classifier_reads_the_same_from_a_dataset_indexed_at_its_blur_alone(settings):
+    from cvsuite.data.shape_images import draw_shape_images
+    from cvsuite.methods.folds import stratified_round_robin_folds
+    from cvsuite.studies.knn_test_sets import fixed_blur_only
+
+    rng = np.random.default_rng(3)
+    images, labels = draw_shape_images(20, rng, settings.design)
+    fresh, fresh_labels = draw_shape_images(30, rng, settings.design)
+    partitions = [stratified_round_robin_folds(labels, 5, rng) for _ in range(3)]
+    full = _Dataset.of_images(settings, images, labels, fresh, fresh_labels)
+    narrow = _Dataset.of_images(fixed_blur_only(settings), images, labels, fresh, fresh_labels)
+    assert narrow.settings.sigmas == (settings.fixed_sigma,)
+    assert narrow.fixed_accuracies(partitions) == full.fixed_accuracies(partitions)
+    fixed = (settings.fixed_sigma, settings.fixed_k)
+    assert narrow.true_accuracy(*fixed) == full.true_accuracy(*fixed)

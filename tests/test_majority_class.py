@@ -58,6 +58,18 @@ def test_random_tie_break_is_one_choice_among_the_tied_classes():
     )
 
 
+def test_random_ties_of_a_partition_draw_as_label_of_most_would_fold_by_fold():
+    from cvsuite.methods.majority_class import hits_from_counts
+
+    for seed in range(20):
+        counts = np.random.default_rng(100 + seed).integers(0, 3, size=(40, 3))
+        sizes, held_out = counts.sum(axis=1), counts
+        rng, by_fold = np.random.default_rng(seed), np.random.default_rng(seed)
+        predicted = hits_from_counts(sizes, held_out, counts, "random", rng)[1]
+        assert predicted.tolist() == [label_of_most(row, "random", by_fold) for row in counts]
+        assert rng.bit_generator.state == by_fold.bit_generator.state
+
+
 def test_unknown_tie_break_is_refused():
     with pytest.raises(ValueError, match="tie_break must be one of"):
         label_of_most(np.array([1, 1]), "coin")

@@ -3,7 +3,7 @@ import itertools
 import numpy as np
 import pytest
 
-from cvsuite.methods.partitions import equal_partitions, group_index, partition_count
+from cvsuite.methods.partitions import equal_partitions, group_index, mean_over_groups, partition_count
 
 
 def _brute_force_partitions(n, k):
@@ -42,3 +42,11 @@ def test_group_index_points_at_each_partitions_own_groups():
 def test_unequal_groups_are_refused():
     with pytest.raises(ValueError, match="do not split into 5 groups of equal size"):
         equal_partitions(12, 5)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 7, 8, 12])
+def test_the_mean_over_a_partitions_groups_is_numpys_mean_bit_for_bit(k):
+    rng = np.random.default_rng(k)
+    values = rng.standard_normal((30, 50)) ** 2 * rng.uniform(0.01, 100, (30, 50))
+    where = rng.integers(0, 50, (400, k))
+    assert np.array_equal(mean_over_groups(values, where), values[:, where].mean(axis=2))

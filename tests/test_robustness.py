@@ -437,3 +437,17 @@ def test_the_figures_draw_statistics_and_bounds_without_verdicts():
         for t in [*fig.texts, *(a.title for a in fig.axes), *(x for a in fig.axes for x in a.texts)]
     ]
     assert texts and not any(re.search(r"\bHELD\b|UNDECIDED|hold on fresh", t) for t in texts)
+
+
+def test_a_bootstrap_resample_holds_each_drawn_datasets_rows_as_often_as_it_was_drawn():
+    from cvsuite.studies.robustness import _bootstrap_standard_error
+
+    frame = pd.DataFrame({"dataset": [7, 3, 7, 5, 3, 5], "value": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]})
+    seen = []
+    _bootstrap_standard_error(lambda f: seen.append(f) or 0.0, [frame], "dataset", 3, seed=4)
+    rng = np.random.default_rng(4)
+    for resample in seen:
+        drawn = pd.Series(rng.choice(np.array([3, 5, 7]), 3)).value_counts()
+        # In the frame's order, each row repeated once per draw of its dataset.
+        expected = [v for d, v in zip(frame["dataset"], frame["value"]) for _ in range(int(drawn.get(d, 0)))]
+        assert resample["value"].tolist() == expected

@@ -31,6 +31,23 @@ def test_the_kept_model_is_the_first_best_test_score_so_far():
     assert run["test"][0] <= run["test"][1] <= run["test"][2]
 
 
+def test_the_kept_models_training_and_fresh_scores_are_those_of_every_round_read_at_it():
+    rng = np.random.default_rng(4)
+    run = tuning_run(DESIGN, rng, [1, 50, 200])
+    rng = np.random.default_rng(4)  # the same draws, in tuning_run's order
+    sets = {
+        n: (rng.standard_normal((s, DESIGN.features)), rng.integers(0, 2, s))
+        for n, s in (("train", 60), ("test", 60), ("fresh", 200))
+    }
+    chosen = np.argsort(rng.random((DESIGN.rounds, DESIGN.features)), axis=1)[:, : DESIGN.subset]
+    masks = np.zeros((DESIGN.rounds, DESIGN.features))
+    np.put_along_axis(masks, chosen, 1.0, axis=1)
+    every = {n: centroid_accuracies(*sets["train"], *sets[n], masks) for n in sets}
+    kept = [int(np.flatnonzero(every["test"][:r] == every["test"][:r].max())[0]) for r in (1, 50, 200)]
+    for name in sets:
+        assert run[name].tolist() == every[name][kept].tolist()
+
+
 def test_tuning_against_noise_makes_the_test_score_optimistic_and_fresh_data_stay_at_chance():
     runs = simulate_test_set_reuse(DESIGN, [1, 200], datasets=30, first_seed=2)
     summary = reuse_summary(runs).set_index("rounds")

@@ -280,6 +280,16 @@ def test_expected_cv_is_the_leverage_formula_at_k_equals_n_and_the_simulated_mea
     assert Design(X, (1, 5), tuple(positional_folds(12, 4))).folds[3].tolist() == [3, 7, 11]
 
 
+def test_expectations_without_the_spread_are_the_same_numbers_bit_for_bit():
+    from cvsuite.studies.twelve_points_by_folds import expectations_by_folds
+
+    x = np.arange(1, 61, dtype=float)
+    full = expectations_by_folds(x, (1, 5), [2, 4, 5, 60], MSE)
+    narrow = expectations_by_folds(x, (1, 5), [2, 4, 5, 60], MSE, spread=False)
+    assert narrow["cv_sd"].isna().all()
+    pd.testing.assert_frame_equal(narrow.drop(columns="cv_sd"), full.drop(columns="cv_sd"), check_exact=True)
+
+
 def test_each_k_against_leave_one_out_reads_the_exact_expectations():
     from cvsuite.studies.twelve_points_by_folds import against_leave_one_out, expectations_by_folds
 

@@ -8,6 +8,7 @@ fresh data has a closed form, so no test sample is needed.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,6 +54,29 @@ def regression_sample(
     b = design.coefficients()
     y = X @ b + design.noise_sd * rng.standard_normal(n)
     return X, y, b
+
+
+def nested_regression_samples(
+    sizes, design: RegressionDesign, rng: np.random.Generator
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.random.Generator]]:
+    """``regression_sample(n, design, g)`` for each n of ``sizes`` (distinct), g a copy of ``rng``
+    for each, with g as that sample leaves it: (X, y, b, g). ``rng`` is left after the largest.
+
+    A generator draws its normals one after another however the calls split them, so the sample at
+    n is the stream's first n p normals (the predictors, row by row) and its next n (the noise): a
+    larger sample begins with a smaller one's draws. The stream is drawn once, up to the largest
+    sample, and the generator copied where each smaller sample ends, rather than drawn again for each.
+    """
+    p, b = design.n_predictors, design.coefficients()
+    stream = np.empty(max(sizes) * (p + 1))
+    drawn, samples = 0, {}
+    for n in sorted(sizes):
+        end = n * (p + 1)
+        rng.standard_normal(out=stream[drawn:end])
+        drawn = end
+        X = stream[: n * p].reshape(n, p)
+        samples[n] = (X, X @ b + design.noise_sd * stream[n * p : end], b, copy.deepcopy(rng))
+    return [samples[n] for n in sizes]
 
 
 def true_mse(intercept: float, selected, weights, true_coefficients, noise_sd: float) -> float:

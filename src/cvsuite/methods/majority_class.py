@@ -113,9 +113,13 @@ def hits_from_counts(
     else:
         predicted = is_max.argmax(axis=1)
     if tie_break == "random":
-        # Only a tie draws (``label_of_most``), so only the tied folds are settled one by one.
-        for f in np.flatnonzero(tied > 1):
-            predicted[f] = label_of_most(remaining[f], tie_break, rng)
+        # Only a tie draws, one draw per tied fold in fold order, as ``label_of_most`` does:
+        # its rng.choice(tied) is rng.integers(0, len(tied)), drawn here for every tied fold at once
+        # (the same stream), then read as the position among the fold's tied classes.
+        rows = np.flatnonzero(tied > 1)
+        if rows.size:
+            position = rng.integers(0, tied[rows])
+            predicted[rows] = np.argmax(np.cumsum(is_max[rows], axis=1) > position[:, None], axis=1)
     hits = held_out[np.arange(len(sizes)), predicted]
     return sizes, predicted, hits, tied
 

@@ -99,6 +99,7 @@ def fit_samples(s: BiasVarianceSettings) -> Fits:
     """
     rng = np.random.default_rng(s.seed)
     grid = np.linspace(-s.half_width, s.half_width, s.grid_points)
+    grid_designs = [polynomial_design(grid, degree, s.half_width) for degree in s.degrees]
     predictions, training = {}, {}
     for n in s.sample_sizes:
         predictions[n] = np.empty((len(s.degrees), s.samples, len(grid)))
@@ -109,7 +110,7 @@ def fit_samples(s: BiasVarianceSettings) -> Fits:
             for i, degree in enumerate(s.degrees):
                 design = polynomial_design(x, degree, s.half_width)
                 theta = np.linalg.lstsq(design, y, rcond=None)[0]
-                predictions[n][i, sample] = polynomial_design(grid, degree, s.half_width) @ theta
+                predictions[n][i, sample] = grid_designs[i] @ theta
                 training[n][i, sample] = np.mean((y - design @ theta) ** 2)
     return Fits(tuple(s.degrees), tuple(s.sample_sizes), predictions, training, sine_signal(grid), s.noise)
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.data.shape_images import ShapeImageDesign, draw_shape_images
-from cvsuite.methods.folds import leave_one_out_folds, stratified_round_robin_folds
+from cvsuite.methods.folds import fold_of, leave_one_out_folds, stratified_round_robin_folds
 from cvsuite.methods.knn import HeldOutTask, blurred_features, held_out_predictions, squared_distances
 from cvsuite.methods.monte_carlo import ratio_and_se, standard_error
 
@@ -25,7 +25,15 @@ from cvsuite.methods.monte_carlo import ratio_and_se, standard_error
 def dataset_error_moments(
     seed: int, design: ShapeImageDesign, per_class: int, *, sigma: float, k: int, fold_counts
 ) -> pd.DataFrame:
-    """One dataset's held-out 0/1 errors for each K, reduced to sums that pool across datasets.
+    """``dataset_error_rows`` as a table."""
+    return pd.DataFrame(dataset_error_rows(seed, design, per_class, sigma=sigma, k=k, fold_counts=fold_counts))
+
+
+def dataset_error_rows(
+    seed: int, design: ShapeImageDesign, per_class: int, *, sigma: float, k: int, fold_counts
+) -> list[dict]:
+    """One dataset's held-out 0/1 errors for each K, reduced to sums that pool across datasets: one
+    row per K (a shard makes one table of all its datasets' rows).
 
     Draw order from ``default_rng(seed)``: ``per_class`` labelled images of each class as in the
     document's Example, then one stratified partition for each K in ``fold_counts`` (K equal to
@@ -46,10 +54,12 @@ def dataset_error_moments(
         tested, predictions = held_out_predictions(ranking, HeldOutTask(y, np.arange(n), folds, (k,), n_classes))
         errors = np.zeros(n)
         errors[tested] = predictions[0, :, 0] != y[tested]
-        fold_errors = np.array([errors[f].sum() for f in folds])
+        # Counts of 0/1 errors are whole numbers, exact whichever way they are summed.
+        sizes = np.array([len(f) for f in folds])
+        fold_errors = np.bincount(fold_of(folds, n), weights=errors, minlength=len(folds))
         same = float((fold_errors**2).sum() - errors.sum())  # sum over ordered pairs i != j in one fold
         total_pairs = float(errors.sum() ** 2 - errors.sum())
-        fold_accuracy = 1 - np.array([errors[f].mean() for f in folds])
+        fold_accuracy = 1 - fold_errors / sizes
         rows.append(
             {
                 "dataset": seed,
@@ -63,7 +73,7 @@ def dataset_error_moments(
                 "naive_std_error": standard_error(fold_accuracy),
             }
         )
-    return pd.DataFrame(rows)
+    return rows
 
 
 def variance_decomposition(moments: pd.DataFrame) -> pd.DataFrame:

@@ -40,17 +40,18 @@ ONE_FOLD_DRAWS = {
 }
 
 
-def stump_cross_validation(x: np.ndarray, y: np.ndarray, folds: np.ndarray) -> dict:
+def stump_cross_validation(x: np.ndarray, y: np.ndarray, folds: np.ndarray, orders: np.ndarray | None = None) -> dict:
     """The three estimates on one dataset and one set of folds.
 
     Returns the stump fitted to all samples, and per procedure the 0/1 errors of every sample
     (each scored by its own fold's model), plus for each fold the held-out error counts of the
     full-data stump and of the full-data predictor with its split re-estimated (Figure 7.11's top
-    right and bottom left, one fold at a time). One sort of each predictor serves every fold.
+    right and bottom left, one fold at a time). One sort of each predictor serves every fold, and
+    every set of folds of the dataset when passed in (``orders``, ``sorted_orders(x)``).
     """
     n_folds = int(folds.max()) + 1
     everyone = np.arange(x.shape[1])
-    orders = sorted_orders(x)
+    orders = sorted_orders(x) if orders is None else orders
     full = stump_from_orders(x, y, orders, everyone)
     errors = {p: np.zeros(len(y), dtype=int) for p in PROCEDURES}
     for k in range(n_folds):
@@ -86,10 +87,10 @@ def simulate_label_free_split(
     y = design.labels
     rows, fold_rows = [], []
     for data in design.datasets(datasets):
+        orders = sorted_orders(data.x)
         for i, strat in enumerate(stratified):
-            result = stump_cross_validation(
-                data.x, y, fold_of(permutation_folds(data.order, y, n_folds, strat), design.samples)
-            )
+            folds = fold_of(permutation_folds(data.order, y, n_folds, strat), design.samples)
+            result = stump_cross_validation(data.x, y, folds, orders)
             full = result["full_stump"]
             row = {
                 "dataset": data.index,

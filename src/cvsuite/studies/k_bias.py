@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -64,14 +65,21 @@ class HeldOutRisks:
 
     def of_partition(self, folds: list[np.ndarray]) -> np.ndarray:
         """The risk of each fold of the partition in canonical form (see ``canonical_partition``)."""
-        return np.array([self.of_fold(fold) for fold in canonical_partition(folds)])
+        return self.of_folds(canonical_partition(folds))
+
+    def of_folds(self, folds: list[np.ndarray]) -> np.ndarray:
+        """The risk of each of these folds (sorted indices), in their order."""
+        return np.array([self.of_fold(fold) for fold in folds])
+
+    def tested_of_folds(self, folds: list[np.ndarray]) -> np.ndarray:
+        """The true risk (on the test points given) of each of these folds' models, in their order."""
+        for fold in folds:
+            self.of_fold(fold)  # fits the fold's model if it was not yet fitted
+        return np.array([self._tested[fold.tobytes()] for fold in folds])
 
     def tested_of_partition(self, folds: list[np.ndarray]) -> np.ndarray:
         """The true risk (on the test points given) of each fold's model, as ``of_partition`` orders them."""
-        canonical = canonical_partition(folds)
-        for fold in canonical:
-            self.of_fold(fold)  # fits the fold's model if it was not yet fitted
-        return np.array([self._tested[fold.tobytes()] for fold in canonical])
+        return self.tested_of_folds(canonical_partition(folds))
 
 
 def cv_fold_risks(x, y, folds: list[np.ndarray], degree: int, half_width: float) -> np.ndarray:
@@ -120,20 +128,53 @@ class ShuffleRuns:
         return np.array([risks.mean() for risks in self.fold_risks])
 
 
+@dataclass(frozen=True)
+class ShufflePartitions:
+    """Every shuffle's partition for one K, and the distinct folds of their canonical forms.
+
+    Shuffle s cuts ``shuffled_partition(N, K, first_seed + s)``; its canonical partition
+    (``canonical_partition``) is ``folds[index[s]]``. Leave-one-out's shuffles all cut the same N
+    folds, and at every K a fold's risk is fitted once however many shuffles cut it.
+    """
+
+    partitions: list[list[np.ndarray]]  # as dealt
+    folds: list[np.ndarray]  # the distinct folds, each sorted
+    index: np.ndarray  # (shuffles, K)
+
+
+@cache
+def shuffle_partitions(n: int, k: int, first_seed: int, shuffles: int) -> ShufflePartitions:
+    """The ``ShufflePartitions`` of N points into K folds over ``shuffles`` seeds from ``first_seed``.
+
+    They depend on these four numbers alone, not on the sample, so a process that scores many
+    samples of one size (a shard of fresh samples) draws and sorts them once: kept for the life of the
+    process, and shared, so read, never written.
+    """
+    permutations = shuffle_permutations(n, range(first_seed, first_seed + shuffles))
+    partitions = [chunked_folds(order, k) for order in permutations]
+    folds, positions, index = [], {}, np.empty((shuffles, k), dtype=int)
+    for s, partition in enumerate(partitions):
+        for j, fold in enumerate(canonical_partition(partition)):
+            key = fold.tobytes()
+            if key not in positions:
+                positions[key] = len(folds)
+                folds.append(fold)
+            index[s, j] = positions[key]
+    return ShufflePartitions(partitions, folds, index)
+
+
 def shuffle_runs(samples: SineSamples, settings: KBiasSettings, fold_models: bool = False) -> list[ShuffleRuns]:
     """The fold risks of every shuffle, for each K of the settings; with ``fold_models``, also each
     fold model's true risk on the test points (the book's source (1) of error, fold by fold)."""
     n = len(samples.y)
     test = (samples.x_test, samples.y_test) if fold_models else None
     held_out = HeldOutRisks(samples.x, samples.y, settings.degree, samples.half_width, test)
-    # Every K cuts the same permutations (those of shuffled_partition), so each is drawn once.
-    permutations = shuffle_permutations(n, range(settings.first_seed, settings.first_seed + settings.shuffles))
     runs = []
     for k in settings.fold_counts:
-        partitions = [chunked_folds(order, k) for order in permutations]
-        risks = [held_out.of_partition(p) for p in partitions]
-        tested = [held_out.tested_of_partition(p) for p in partitions] if fold_models else None
-        runs.append(ShuffleRuns(int(k), partitions, risks, tested))
+        plan = shuffle_partitions(n, int(k), settings.first_seed, settings.shuffles)
+        risks = list(held_out.of_folds(plan.folds)[plan.index])
+        tested = list(held_out.tested_of_folds(plan.folds)[plan.index]) if fold_models else None
+        runs.append(ShuffleRuns(int(k), plan.partitions, risks, tested))
     return runs
 
 

@@ -17,6 +17,8 @@ Statistics only: the registry's records decide what they say.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -29,13 +31,19 @@ from cvsuite.studies.shape_image_datasets import ShapeStudySettings, _Dataset
 Z_5_PERCENT = 1.959963984540054  # two-sided 5% point of the standard normal
 
 
+def fixed_blur_only(s: ShapeStudySettings) -> ShapeStudySettings:
+    """The settings with the grid's blurs narrowed to the fixed classifier's: a dataset built from them
+    blurs, measures and ranks its images at that blur alone, which is all the fixed classifier reads."""
+    return replace(s, sigmas=(s.fixed_sigma,))
+
+
 def holdout_spread(s: ShapeStudySettings, images_per_class: int, repartitions: int, seed: int) -> pd.DataFrame:
     """One dataset of ``images_per_class`` images per shape (``default_rng(seed)``: the images, then
     per repetition a holdout split and a 5-fold partition, stratified, as the Example draws them):
     the fixed classifier's holdout and 5-fold scores over the repetitions, their s.d.s and ratio."""
     rng = np.random.default_rng(seed)
     images, labels = draw_shape_images(images_per_class, rng, s.design)
-    data = _Dataset.of_images(s, images, labels, images[:0], labels[:0])
+    data = _Dataset.of_images(fixed_blur_only(s), images, labels, images[:0], labels[:0])
     redrawn = []
     for _ in range(repartitions):
         redrawn.append(stratified_round_robin_folds(labels, s.holdout_folds, rng)[:1])
@@ -80,8 +88,9 @@ def small_test_power(s: ShapeStudySettings, dataset_seed: int, sizes, draws: int
         detected = np.empty(draws)
         for d in range(draws):
             picked = correct[:, rng.choice(correct.shape[1], size=size, replace=False)]
-            only_first = (picked @ (1 - picked).T)[pairs]  # right by the first of a pair only
-            only_second = ((1 - picked) @ picked.T)[pairs]
+            # Right by one setting of a pair only, counted once for both orders: whole numbers, exact.
+            only = picked @ (1 - picked).T
+            only_first, only_second = only[pairs], only.T[pairs]
             discordant = only_first + only_second
             z = np.abs(only_first - only_second) / np.sqrt(np.maximum(discordant, 1))
             detected[d] = float((z > Z_5_PERCENT).mean())
@@ -113,14 +122,15 @@ def new_source(
     standard errors, and CV's gap to the same source over its gap to the new one (a ratio of mean
     gaps, paired by dataset, in absolute value, with its delta-method standard error)."""
     rows = []
+    fixed = fixed_blur_only(s)
     for d in range(datasets):
         rng = np.random.default_rng(seed + d)
         images, labels = draw_shape_images(s.images_per_class, rng, s.design)
         same, same_labels = draw_shape_images(fresh_per_class, rng, s.design)
         new, new_labels = draw_shape_images(fresh_per_class, rng, shifted)
-        data = _Dataset.of_images(s, images, labels, same, same_labels)
+        data = _Dataset.of_images(fixed, images, labels, same, same_labels)
         cv = data.fixed_accuracies([stratified_round_robin_folds(labels, s.repartition_folds, rng)])[0]
-        other = _Dataset.of_images(s, images, labels, new, new_labels)
+        other = _Dataset.of_images(fixed, images, labels, new, new_labels)
         rows.append((cv, data.true_accuracy(s.fixed_sigma, s.fixed_k), other.true_accuracy(s.fixed_sigma, s.fixed_k)))
     cv, same_source, new_source_accuracy = (np.array(column) for column in zip(*rows))
     share, share_se = ratio_and_se(cv - same_source, cv - new_source_accuracy)

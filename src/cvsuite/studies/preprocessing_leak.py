@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cvsuite.data.gaussian_regression import RegressionDesign, regression_sample, true_mse
+from cvsuite.data.gaussian_regression import RegressionDesign, nested_regression_samples, true_mse
 from cvsuite.methods.folds import chunked_folds
 from cvsuite.methods.monte_carlo import mean_and_se, standard_error
 
@@ -179,13 +179,14 @@ def simulate_leaks(
     ``numpy.array_split`` into the K folds. Also records the error of the pipeline fitted on all n
     (the model one would ship; the same for every pipeline) as ``full_fit_true_mse``.
     """
-    rows = []
     for n in sample_sizes:
         if n_folds > n:
             raise ValueError(f"{n_folds} folds need at least {n_folds} observations, sample size {n} has fewer")
-        for s in range(n_datasets):
-            rng = np.random.default_rng(first_seed + s)
-            X, y, b = regression_sample(n, design, rng)
+    rows = {n: [] for n in sample_sizes}
+    for s in range(n_datasets):
+        # Every sample size's data set s in one pass over the seed's stream (nested_regression_samples).
+        samples = nested_regression_samples(sample_sizes, design, np.random.default_rng(first_seed + s))
+        for n, (X, y, b, rng) in zip(sample_sizes, samples):
             folds = chunked_folds(rng.permutation(n), n_folds)
             selected, c, w = fit_on_all(X, y, n_selected, ridge_penalty)
             full_fit = true_mse(c, selected, w, b, design.noise_sd)
@@ -199,8 +200,8 @@ def simulate_leaks(
                 noise_sd=design.noise_sd,
             )
             for row in cv_rows:
-                rows.append({"sample_size": int(n), "dataset": s, **row, "full_fit_true_mse": full_fit})
-    return pd.DataFrame(rows)
+                rows[n].append({"sample_size": int(n), "dataset": s, **row, "full_fit_true_mse": full_fit})
+    return pd.DataFrame([row for n in sample_sizes for row in rows[n]])
 
 
 def leak_summary(runs: pd.DataFrame, noise_sd: float) -> pd.DataFrame:

@@ -74,8 +74,8 @@ class SearchObjective:
         self.linear = flat_statistics(stats, (m_count * parts,)).T  # (nb, M (1 + K))
         centred = stats["folds"] - stats["folds"].mean(axis=-1, keepdims=True)  # (M(1+K), M, K)
         self.centring = np.transpose(centred, (1, 2, 0))  # (M, K, M (1 + K))
-        self.sd_rows = [FLAT_PARTS.index("sd") * m_count + m for m in range(m_count)]
-        self.se_rows = [FLAT_PARTS.index("se") * m_count + m for m in range(m_count)]
+        self.sd_rows = FLAT_PARTS.index("sd") * m_count + np.arange(m_count)
+        self.se_rows = FLAT_PARTS.index("se") * m_count + np.arange(m_count)
         self.sd_den, self.root_k = k - convention.fold_sd_ddof, math.sqrt(k)
         kind, i, j = statistic_plan(names, design)
         nb = self.linear.shape[0]
@@ -86,7 +86,7 @@ class SearchObjective:
         self._z = None
 
     def _evaluate(self, z):
-        if self._z is None or not np.array_equal(z, self._z):
+        if self._z is None or not (z == self._z).all():  # np.array_equal, for two points of one shape
             half = self.forms_z @ z  # (M (1 + K), D)
             q, dq = half @ z, 2.0 * half
             b, db = self.linear @ q, self.linear @ dq
@@ -98,7 +98,11 @@ class SearchObjective:
             num, d_num = self.numerator @ b, self.numerator @ db
             den, d_den = self.denominator @ b + self.denominator_offset, self.denominator @ db
             self._values = num / den
-            self._grads = (d_num * den[:, None] - num[:, None] * d_den) / (den**2)[:, None]
+            # The quotient rule, (d_num den - num d_den) / den^2, in place.
+            grads = d_num * den[:, None]
+            grads -= num[:, None] * d_den
+            grads /= (den**2)[:, None]
+            self._grads = grads
             self._z = np.array(z)
         return self._values, self._grads
 

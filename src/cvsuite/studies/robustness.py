@@ -144,14 +144,12 @@ def _bootstrap_standard_error(statistic, frames: list[pd.DataFrame], key: str, d
     datasets = np.array(sorted(frames[0][key].unique()))
     if len(datasets) < 2:
         return float("nan")
+    # Each frame's rows of dataset d, once per time d is drawn, in the frame's own order.
+    positions = [np.searchsorted(datasets, f[key].to_numpy()) for f in frames]
     values = []
     for _ in range(draws):
-        chosen = rng.choice(datasets, len(datasets))
-        counts = pd.Series(chosen).value_counts()
-        resampled = [
-            f.merge(counts.rename("weight"), left_on=key, right_index=True).loc[lambda d: d.index.repeat(d["weight"])]
-            for f in frames
-        ]
+        counts = np.bincount(np.searchsorted(datasets, rng.choice(datasets, len(datasets))), minlength=len(datasets))
+        resampled = [f.iloc[np.repeat(np.arange(len(f)), counts[p])] for f, p in zip(frames, positions)]
         values.append(statistic(*resampled))
     return float(np.std(values, ddof=1))
 

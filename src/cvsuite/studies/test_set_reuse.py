@@ -70,13 +70,15 @@ def tuning_run(design: ReuseDesign, rng: np.random.Generator, checkpoints) -> di
     masks = np.zeros((design.rounds, design.features))
     np.put_along_axis(masks, chosen, 1.0, axis=1)
     train_x, train_y = sets["train"]
-    accuracy = {name: centroid_accuracies(train_x, train_y, *sets[name], masks) for name in sets}
+    test = centroid_accuracies(train_x, train_y, *sets["test"], masks)
     # The kept model after r rounds: the first best test score so far (ties keep the earlier one).
-    record = np.maximum.accumulate(accuracy["test"])
+    record = np.maximum.accumulate(test)
     improved = np.flatnonzero(np.r_[True, record[1:] > record[:-1]])
     best = improved[np.searchsorted(improved, np.arange(design.rounds), side="right") - 1]
-    at = np.asarray(checkpoints) - 1
-    return {name: accuracy[name][best[at]] for name in sets}
+    kept = best[np.asarray(checkpoints) - 1]
+    # Only the kept models are scored on the training and fresh sets.
+    scored = {name: centroid_accuracies(train_x, train_y, *sets[name], masks[kept]) for name in ("train", "fresh")}
+    return {"test": test[kept], **scored}
 
 
 def simulate_test_set_reuse(design: ReuseDesign, checkpoints, datasets: int, first_seed: int) -> pd.DataFrame:

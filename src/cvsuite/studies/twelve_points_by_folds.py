@@ -46,29 +46,47 @@ def cv_quadratic_forms(design: Design, convention: Convention) -> np.ndarray:
     own quadratic forms.
     """
     forms = design.forms()  # (M, 1 + K, n, n)
-    models, parts = forms.shape[:2]
+    return np.einsum("im,mijk->mjk", _cv_coefficients(design, convention, forms.shape[1]), forms)
+
+
+def cv_form_traces(design: Design, convention: Convention) -> np.ndarray:
+    """tr(A_m) of ``cv_quadratic_forms``, per model, from the forms' diagonals alone: the same einsum
+    terms summed in the same order, so the same bits, without the combined n x n matrices (at
+    n = 1200, a quarter of a second)."""
+    forms = design.forms()
+    diagonals = np.einsum("im,mijj->mj", _cv_coefficients(design, convention, forms.shape[1]), forms)
+    return np.array([np.sum(d) for d in diagonals])
+
+
+def _cv_coefficients(design: Design, convention: Convention, parts: int) -> np.ndarray:
+    """CV's coefficient on each residual sum of squares (training, then each fold), per model: (parts, M)."""
+    models = len(design.degrees)
     unit = np.zeros((parts, models, parts))
     for i in range(parts):
         unit[i, :, i] = 1.0
-    coefficients = statistics_from_sums(unit, design, convention)["cv"]  # (parts, M)
-    return np.einsum("im,mijk->mjk", coefficients, forms)
+    return statistics_from_sums(unit, design, convention)["cv"]
 
 
-def expectations_by_folds(x, degrees, fold_counts, convention: Convention) -> pd.DataFrame:
+def expectations_by_folds(x, degrees, fold_counts, convention: Convention, *, spread: bool = True) -> pd.DataFrame:
     """Per model and k: fold and training sizes, fits, E[CV_k] and s.d.(CV_k), the full-sample error
     and the pessimism E[CV_k] / full-sample error - 1 (as a fraction, and in percent), the expected
     training error (1 - p/n: the fit's agreement with the noise takes p/n of it) and E[CV_k] over it;
-    all in units of the noise variance."""
+    all in units of the noise variance. ``spread=False`` leaves s.d.(CV_k) out (NaN), the one figure
+    that needs a product of two n x n matrices."""
     x = np.asarray(x, dtype=float)
     n = len(x)
     rows = []
     for k in fold_counts:
         design = Design(x, tuple(degrees), tuple(positional_folds(n, k)))
-        forms = cv_quadratic_forms(design, convention)
+        if spread:
+            forms = cv_quadratic_forms(design, convention)
+            expectations = [float(np.trace(form)) for form in forms]
+            sds = [float(np.sqrt(2 * np.trace(form @ form))) for form in forms]
+        else:
+            expectations, sds = [float(trace) for trace in cv_form_traces(design, convention)], [np.nan] * len(degrees)
         training_forms = design.forms()[:, 0]
         for m, (model, degree) in enumerate(zip(MODELS, degrees)):
-            expected = float(np.trace(forms[m]))
-            sd = float(np.sqrt(2 * np.trace(forms[m] @ forms[m])))
+            expected, sd = expectations[m], sds[m]
             parameters = n - float(np.trace(training_forms[m]))  # trace of the hat matrix
             full_sample = 1 + parameters / n
             sizes = design.fold_sizes
@@ -198,7 +216,7 @@ def pessimism_by_sample_size(sizes, degrees, n_folds: int, convention: Conventio
         if n % n_folds:
             raise ValueError(f"{n_folds} folds do not split {n} observations equally")
         x = np.arange(1, n + 1, dtype=float)
-        table = expectations_by_folds(x, degrees, [n_folds], convention)
+        table = expectations_by_folds(x, degrees, [n_folds], convention, spread=False)
         tables.append(table.assign(n=int(n)))
     columns = ["n", "model", "degree", "folds", "training_size", "expected_cv", "full_sample_error", "pessimism"]
     return pd.concat(tables, ignore_index=True)[columns]

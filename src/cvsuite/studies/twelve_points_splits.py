@@ -22,7 +22,7 @@ import pandas as pd
 from cvsuite.methods.fold_statistics import MODELS, Convention, Design, least_squares_coefficients, predict
 from cvsuite.methods.folds import positional_folds
 from cvsuite.methods.monte_carlo import mean_and_se
-from cvsuite.methods.partitions import equal_partitions, group_index
+from cvsuite.methods.partitions import equal_partitions, group_index, mean_over_groups
 
 
 def held_out_error(y, design: Design, degree: int, held_out: np.ndarray, convention: Convention) -> float:
@@ -226,7 +226,7 @@ def partition_noise(
         complete, spread, single, repeated = (np.empty(draws) for _ in range(4))
         for start in range(0, draws, batch):
             rows_ = slice(start, min(start + batch, draws))
-            cv = held_out[rows_][:, fold_index].mean(axis=2)  # tables x partitions
+            cv = mean_over_groups(held_out[rows_], fold_index)  # tables x partitions
             complete[rows_] = cv.mean(axis=1)
             spread[rows_] = cv.std(axis=1, ddof=1)
             picked = np.take_along_axis(cv, chosen[rows_], axis=1)
