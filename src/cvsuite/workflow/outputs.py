@@ -129,18 +129,15 @@ def write_folder(path: str | Path, files: dict[str, bytes], copies: dict[str, st
 
 
 def save_figure(fig, paths, page=None) -> None:
-    """Save one matplotlib figure to each path (PNG for reading, SVG for print), then close it.
+    """Save one matplotlib figure to each path (PNG for reading, SVG for print).
 
     ``page``, a box in inches, is the part saved (default: savefig.bbox, measured per format)."""
-    import matplotlib.pyplot as plt
-
     for path in paths:
         path = Path(path)
         with atomic_path(path) as tmp:
             fmt = path.suffix.lstrip(".")
             metadata_ = {"Date": None} if fmt == "svg" else {}
             fig.savefig(tmp, format=fmt, metadata=metadata_ or None, bbox_inches=page)
-    plt.close(fig)
 
 
 def git_commit(cwd: str | Path = ".") -> dict:
