@@ -242,24 +242,60 @@ def test_error_bars_span_the_conventional_number_of_standard_errors():
 # the box the figure is saved with
 
 
-def test_saving_with_the_checks_box_gives_the_bytes_of_savefigs_own_tight_box():
-    """The checks measure the saved box once; the PNG saved with it must be the one savefig makes
-    when it measures the box itself (a legend outside the axes and a suptitle widen the box)."""
+def test_saving_with_the_laid_out_box_gives_the_bytes_of_savefigs_own_tight_box():
+    """A figure job lays a figure out and measures its box once, without drawing it; the PNG saved
+    with that box must be the one savefig makes when it draws the figure to measure the box itself
+    (a legend outside the axes and a suptitle widen the box)."""
     import io
 
-    from cvsuite.figures.layout_checks import checked_figure
+    from cvsuite.figures.layout_geometry import lay_out
 
-    fig, ax = small()
-    ax.plot([0, 1, 2], [1, 0, 2], label="a line")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.suptitle("a title wider than the axes it stands over, to widen the box")
-    saved_inches = checked_figure(fig, "test/figure").saved_inches
+    def figure():
+        fig, ax = small()
+        ax.plot([0, 1, 2], [1, 0, 2], label="a line")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+        fig.suptitle("a title wider than the axes it stands over, to widen the box")
+        return fig
+
     own, given = io.BytesIO(), io.BytesIO()
-    fig.set_layout_engine("none")  # the layout kept, and savefig's own draw before it measures
+    fig = figure()
     fig.savefig(own, format="png")
-    fig.set_layout_engine(None)  # as the figure jobs save: no layout engine, no draw before the box
-    assert fig.get_layout_engine() is None
+    plt.close(fig)
+    fig = figure()
+    saved_inches = lay_out(fig)
+    assert fig.get_layout_engine() is None  # savefig then neither lays it out nor draws it before the box
     fig.savefig(given, format="png", bbox_inches=saved_inches)
     plt.close(fig)
     assert saved_inches.width > 4.0  # the legend outside the axes is inside the box
     assert given.getvalue() == own.getvalue()
+
+
+def test_the_checks_are_made_on_the_draw_that_saves_the_figure_and_measure_where_it_shows_them():
+    """Checked on savefig's draw, whose box starts at the canvas's origin: a text just inside the
+    saved box passes, and the rows come from the first draw alone."""
+    import io
+
+    from cvsuite.figures.layout_checks import checked_when_saved
+    from cvsuite.figures.layout_geometry import lay_out
+
+    fig, ax = small()
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.set_xlabel("an x label at the bottom of the saved box")
+    style.legend(ax, loc="upper left")
+    page = lay_out(fig)
+    with checked_when_saved(fig, "test/figure") as rows:
+        fig.savefig(io.BytesIO(), format="png", bbox_inches=page)
+        fig.savefig(io.BytesIO(), format="svg", bbox_inches=page)
+    plt.close(fig)
+    assert [row["check"] for row in rows] == list(CHECKS)
+    assert all(row["passed"] for row in rows), rows
+
+
+def test_a_figure_never_drawn_is_not_taken_for_checked():
+    from cvsuite.figures.layout_checks import checked_when_saved
+
+    fig, _ = small()
+    with pytest.raises(RuntimeError, match="not drawn"):
+        with checked_when_saved(fig, "test/figure"):
+            pass
+    plt.close(fig)

@@ -1,12 +1,13 @@
 """Checks that a figure reads cleanly, made on the drawn figure with matplotlib's own geometry.
 
-``check_figure`` draws the figure once, laid out but not rendered, recording which texts, lines,
-collections and patches the draw actually put on the canvas (a tick outside the view, an empty or
-invisible text is not drawn), then measures them in display pixels (``get_window_extent``, the
-artists' transforms, the renderer), never by looking at pixels. One row per check: figure, check,
-passed, detail; the detail names the offending artists. ``run_job`` runs them on every figure
-before saving it and writes the rows beside the study's tables; the comparison gathers them into
-results/figure_checks.csv, and the tests fail on any row not passed.
+The checks are made on the draw that saves the figure's PNG (``checked_when_saved``): it records
+which texts, lines, collections and patches the draw actually put on the canvas (a tick outside
+the view, an empty or invisible text is not drawn) and, as the draw ends, measures them in display
+pixels (``get_window_extent``, the artists' transforms, the renderer), never by looking at pixels.
+One row per check: figure, check, passed, detail; the detail names the offending artists. The
+figure jobs (``cvsuite.workflow.figure_job``) check every figure so as they save it and write the
+rows beside the study's tables; the comparison gathers them into results/figure_checks.csv, and
+the tests fail on any row not passed.
 
 The checks:
 
@@ -35,8 +36,9 @@ The checks:
 
 from __future__ import annotations
 
+import io
 from collections import Counter
-from dataclasses import dataclass
+from contextlib import contextmanager
 
 from matplotlib import rcParams
 from matplotlib.collections import Collection, LineCollection, PathCollection, QuadMesh
@@ -50,11 +52,11 @@ from cvsuite.figures.layout_geometry import (
     Drawn,
     artist_name,
     describe_text,
-    draw_and_record,
+    first_draw_recorded,
     inside,
+    lay_out,
     marker_offsets,
     overlap,
-    saved_area,
     visible_colour,
 )
 
@@ -174,7 +176,7 @@ def legend_over_data(fig, drawn: Drawn) -> list[str]:
 def clipped(fig, drawn: Drawn) -> list[str]:
     """Texts outside the saved area or their clip box; markers cut or hidden by their axes."""
     tol = _pixels(fig, TOLERANCE_PT)
-    area = saved_area(fig, drawn)
+    area = drawn.area
     problems = []
     for text in drawn.texts:
         box = text.get_window_extent(drawn.renderer)
@@ -284,7 +286,7 @@ def unexplained_colour(fig, drawn: Drawn) -> list[str]:
 
 def readable(fig, drawn: Drawn) -> list[str]:
     """Texts smaller than ``style.MIN_TEXT_PX`` at the report's width (see the module's docstring)."""
-    area = saved_area(fig, drawn)
+    area = drawn.area
     saved_px = area.width / fig.dpi * rcParams["savefig.dpi"]
     scale = min(1.0, style.REPORT_WIDTH_PX / saved_px)
     problems = []
@@ -316,35 +318,26 @@ CHECKS = {
 }
 
 
-@dataclass(frozen=True)
-class CheckedFigure:
-    """The check rows of one figure and the box it is saved with (inches; None: the whole figure).
-
-    Saving with that box (``savefig(bbox_inches=...)``) spares savefig a measure per format (and,
-    with the layout engine dropped, a layout draw), and gives the PNG the same bytes as savefig's own
-    tight box does."""
-
-    rows: list[dict]
-    saved_inches: Bbox | None
-
-
-def checked_figure(fig, name: str) -> CheckedFigure:
-    """Every layout check of one figure, one row each, and the box it is saved with.
-
-    The figure is drawn at the resolution it is saved with (text widths do not scale exactly with
-    the resolution), as ``savefig`` does, and given back its own afterwards."""
-    screen_dpi = fig.dpi
-    fig.set_dpi(rcParams["savefig.dpi"])
-    try:
-        drawn = draw_and_record(fig)
-        return CheckedFigure(_rows(fig, drawn, name), drawn.saved_inches)
-    finally:
-        fig.set_dpi(screen_dpi)
+@contextmanager
+def checked_when_saved(fig, name: str):
+    """Every layout check of one figure, one row each, made on the first draw of the block (the
+    figure jobs save the PNG first; see layout_geometry.first_draw_recorded): what is checked is
+    what the reader sees, and the checks cost no draw of their own. Yields the list the rows are
+    added to as that draw ends."""
+    rows = []
+    with first_draw_recorded(fig, lambda drawn: rows.extend(_rows(fig, drawn, name))):
+        yield rows
+    if not rows:
+        raise RuntimeError(f"{name}: the figure was not drawn, so its layout was not checked")
 
 
 def check_figure(fig, name: str) -> list[dict]:
-    """Every layout check of one figure, one row each (see ``checked_figure``)."""
-    return checked_figure(fig, name).rows
+    """Every layout check of one figure, one row each, laid out and drawn as a figure job saves it
+    (``layout_geometry.lay_out``, then a PNG, here in memory)."""
+    page = lay_out(fig)
+    with checked_when_saved(fig, name) as rows:
+        fig.savefig(io.BytesIO(), format="png", bbox_inches=page)
+    return rows
 
 
 def _rows(fig, drawn: Drawn, name: str) -> list[dict]:

@@ -25,34 +25,69 @@ NO_LINE = ("None", "none", "", " ")
 
 @dataclass
 class Drawn:
-    """What one draw of a figure put on the canvas."""
+    """What one draw of a figure put on the canvas, measured in that draw's display pixels."""
 
-    renderer: object
-    saved_inches: Bbox | None = None  # the tight box the figure is saved with (None: the whole figure)
+    renderer: object = None
+    area: Bbox | None = None  # the part of the canvas the saved file shows
     texts: list = field(default_factory=list)
     roles: dict = field(default_factory=dict)  # see layout_geometry.text_roles
     artists: set = field(default_factory=set)  # ids of the lines, collections and patches drawn
+    ended: bool = False  # the draw is over: later draws are not recorded
 
     def was_drawn(self, artist) -> bool:
         return id(artist) in self.artists
 
 
+def lay_out(fig) -> Bbox | None:
+    """Lay ``fig`` out once, at the resolution it is saved with, as its draw would (its layout engine),
+    and keep that layout: the engine is dropped (not "none", which keeps a placeholder engine), so
+    savefig neither lays it out again nor draws it to measure it. Return the box it is saved with
+    (inches; None: the whole figure), the tight box as savefig measures it, so that the saved files
+    have the bytes savefig's own tight box gives them, with one draw per format."""
+    screen_dpi = fig.dpi
+    fig.set_dpi(rcParams["savefig.dpi"])  # text widths do not scale exactly with the resolution
+    try:
+        renderer = fig.canvas.get_renderer()
+        engine = fig.get_layout_engine()
+        if fig.axes and engine is not None:
+            engine.execute(fig)
+        fig.set_layout_engine(None)
+        if rcParams["savefig.bbox"] != "tight":
+            return None
+        return fig.get_tightbbox(renderer).padded(rcParams["savefig.pad_inches"])
+    finally:
+        fig.set_dpi(screen_dpi)
+
+
 @contextmanager
-def _recording(drawn: Drawn):
-    """Record every text, line, collection and patch drawn while the block runs."""
+def first_draw_recorded(fig, measure):
+    """While the block runs, record every text, line, collection and patch the first draw of ``fig``
+    puts on the canvas, and call ``measure(drawn)`` as that draw ends, while its positions hold:
+    savefig draws the saved box moved to the canvas's origin (positions the draw sets, such as an
+    axis label's, are in those pixels) and moves it back afterwards. There the part the file
+    shows is the figure's whole box."""
+    drawn = Drawn()
     originals = {cls: cls.draw for cls in (Text, Line2D, Collection, Patch)}
 
     def recorder(cls):
         def draw(self, renderer, *args, **kwargs):
-            if cls is Text:
-                if self.get_visible() and self.get_text().strip() and self not in drawn.texts:
-                    drawn.texts.append(self)
-            elif self.get_visible():
+            if drawn.ended or not self.get_visible():
+                pass
+            elif cls is not Text:
                 drawn.artists.add(id(self))
+            elif self.get_text().strip() and self not in drawn.texts:
+                drawn.texts.append(self)
             return originals[cls](self, renderer, *args, **kwargs)
 
         return draw
 
+    def ended(event):
+        if not drawn.ended:
+            drawn.ended = True
+            drawn.renderer, drawn.area, drawn.roles = event.renderer, fig.bbox.frozen(), text_roles(fig)
+            measure(drawn)
+
+    listening = fig.canvas.mpl_connect("draw_event", ended)
     try:
         for cls in originals:
             cls.draw = recorder(cls)
@@ -60,28 +95,7 @@ def _recording(drawn: Drawn):
     finally:
         for cls, draw in originals.items():
             cls.draw = draw
-
-
-def draw_and_record(fig) -> Drawn:
-    """Lay ``fig`` out and draw it without rendering (what ``savefig`` does before it measures the
-    tight box: the checks need geometry, never pixels), and return what was drawn, with the
-    renderer and the box the figure is saved with."""
-    renderer = fig.canvas.get_renderer()
-    drawn = Drawn(renderer=renderer)
-    with _recording(drawn), renderer._draw_disabled():
-        fig.draw(renderer)
-    if rcParams["savefig.bbox"] == "tight":
-        # As savefig computes it: so the figure can be saved with this box rather than measure it again.
-        drawn.saved_inches = fig.get_tightbbox(renderer).padded(rcParams["savefig.pad_inches"])
-    drawn.roles = text_roles(fig)
-    return drawn
-
-
-def saved_area(fig, drawn: Drawn) -> Bbox:
-    """The part of the canvas the saved file shows, in display pixels."""
-    if drawn.saved_inches is not None:
-        return drawn.saved_inches.transformed(fig.dpi_scale_trans)
-    return fig.bbox
+        fig.canvas.mpl_disconnect(listening)
 
 
 def overlap(a: Bbox, b: Bbox) -> tuple[float, float]:

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cvsuite.published.column_patterns import columns_match, declares_column
-from cvsuite.workflow import yaml_text
 
 __all__ = ["Catalog", "CatalogError", "Study", "columns_match", "declares_column", "figure_key", "load_catalog"]
 
@@ -83,6 +82,8 @@ class Catalog:
 
 def load_catalog(path: str | Path) -> Catalog:
     """Read and check studies.yaml; CatalogError naming the study and key that is wrong."""
+    from cvsuite.workflow import yaml_text  # here: a figure job names its files by figure_key, and needs no YAML
+
     path = Path(path)
     try:
         raw = yaml_text.safe_load(path.read_text(encoding="utf-8"))

