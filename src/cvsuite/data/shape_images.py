@@ -109,13 +109,15 @@ def _draw_fast(n_per_class, rng, design):
     low, high = design.contrast
     scale = low + (high - low) * unit
     labels = np.repeat(np.arange(n_classes), n_per_class)
-    shifted = shifted_masks(masks, max_shift)[labels, shifts[:, 0], shifts[:, 1]]
-    shifted *= scale[:, None, None]
-    # normal(0, sd) is 0.0 + sd * z; the 0.0 only turns a -0.0 into +0.0, which adding the
-    # (non-negative) contrast-scaled mask does as well, so the images keep their bits.
+    covered = shifted_masks(masks, max_shift).astype(bool)[labels, shifts[:, 0], shifts[:, 1]]
+    # An image is contrast * mask + normal(0, sd), and normal(0, sd) is 0.0 + sd * z. Adding 0.0
+    # leaves every value but -0.0 (made +0.0) as it is, and contrast * mask is the contrast or an
+    # exact 0.0: so adding 0.0 everywhere and the contrast where the mask is 1 gives the same bits as
+    # adding the scaled mask, without forming it.
     images = noise.reshape(n, size, size)
     images *= design.noise_sd
-    images += shifted
+    images += 0.0
+    np.add(images, scale[:, None, None], out=images, where=covered)
     return images, labels
 
 
