@@ -267,6 +267,86 @@ def against_baseline(ref: str, cores: int, rounds: int, edits: bool = False) -> 
     return side
 
 
+# The fixed cost of a job: what a job pays before any work (the interpreter, its imports, reading its
+# command line, writing its provenance), measured on jobs that compute nothing, through the same entry
+# code as every job of the workflow (cvsuite.workflow.study_job, experiments/draw_figures.py). Issue
+# 30's target: at most FIXED_COST_TARGET CPU-s for each.
+FIXED_COST_TARGET = 0.25
+EMPTY_STUDY_JOB = """
+import pandas as pd
+from cvsuite.workflow.study_job import StudyResult, run_job
+run_job(lambda job: StudyResult(tables={"empty": pd.DataFrame({"value": []})}))
+"""
+# A figure job of a study whose draw() makes one empty figure in the suite's style from no table, run
+# by the figure rules' own entry point: the study's figure module, cvsuite.figures.empty, is put in
+# place before the entry point runs.
+EMPTY_FIGURE_JOB = """
+import runpy, sys, types
+module = types.ModuleType("cvsuite.figures.empty")
+exec(
+    "def draw(inputs):\\n"
+    "    from cvsuite.figures import style\\n"
+    "    figure, _ = style.subplots(figsize=(6.4, 4.8))\\n"
+    "    return {'empty': figure}\\n",
+    module.__dict__,
+)
+sys.modules[module.__name__] = module
+runpy.run_path(sys.argv.pop(1), run_name="__main__")
+"""
+
+
+def job_cpu(code: str, arguments: list[str], folder: Path) -> float:
+    """The CPU seconds (user + system) of one job process running ``code`` with ``arguments``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}  # as Snakemake starts a job
+    subprocess.run([sys.executable, "-c", code, *arguments], cwd=folder, check=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def fixed_costs(rounds: int = 5) -> dict:
+    """The median CPU seconds, over ``rounds`` runs each, of a study job that computes nothing and
+    writes one empty table, and of a figure job that draws one empty figure from no table."""
+    study = {
+        "rule": "empty",
+        "input": {},
+        "output": {"empty": "empty.csv", "provenance": "provenance.json"},
+        "wildcards": {},
+        "threads": 1,
+        "params": {"blocks": {}, "columns": {"empty": ["value"]}, "arrays": []},
+    }
+    figure = {
+        "rule": "empty_figures",
+        "input": {},
+        "output": {
+            "empty_png": "empty.png",
+            "empty_svg": "empty.svg",
+            "figure_checks": "figure_checks.csv",
+            "provenance": "figures-provenance.json",
+        },
+        "wildcards": {},
+        "threads": 1,
+        "params": {"study": "empty", "blocks": {}, "tables": {}},
+    }
+    entry = str(ROOT / "experiments" / "draw_figures.py")
+    folder = Path(tempfile.mkdtemp(prefix="cvsuite-fixed-"))
+    try:
+        study_cpu = sorted(job_cpu(EMPTY_STUDY_JOB, [json.dumps(study), "job.log"], folder) for _ in range(rounds))
+        figure_arguments = [entry, json.dumps(figure), "figures.log"]
+        figure_cpu = sorted(job_cpu(EMPTY_FIGURE_JOB, figure_arguments, folder) for _ in range(rounds))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    medians = {
+        "study_job_cpu_seconds": round(study_cpu[rounds // 2], 3),
+        "figure_job_cpu_seconds": round(figure_cpu[rounds // 2], 3),
+    }
+    return {
+        **medians,
+        "target_cpu_seconds": FIXED_COST_TARGET,
+        "within_target": max(medians.values()) <= FIXED_COST_TARGET,
+    }
+
+
 README_TIMES = "tests/test_packaging.py::test_the_readme_states_the_measured_times"
 
 
