@@ -135,8 +135,13 @@ def solve_dual(
     if warm is not None:
         start = np.where(train, warm, AT_ZERO).astype(np.int8)
         state[:] = start
-        todo = _active_set(problem, solution, todo, max_iter=max_iter, tol=tol)
-        if len(todo):  # overshot: again from the start, at most two freed points at a time
+        # Where the kernel's rank caps the free points below the training points (few genes),
+        # freeing every violator at once nearly always runs into the cap and stalls there: such
+        # problems start at most two at a time.
+        capped = max_free < train.sum(axis=1)
+        todo = _active_set(problem, solution, todo[~capped], max_iter=max_iter, tol=tol)
+        todo = np.union1d(todo, np.flatnonzero(capped))
+        if len(todo):  # overshot or capped: from the start, at most two freed points at a time
             state[todo] = start[todo]
             todo = _active_set(problem, solution, todo, max_iter=2 * n, tol=tol, one_at_a_time=2)
     if len(todo):  # libsvm's own algorithm to its default tolerance, then exact from its partition
@@ -210,6 +215,9 @@ def _active_set(problem, solution, todo, *, max_iter: int, tol: float, one_at_a_
     a partition that is nearly right, as SMO's is."""
     duals, signs, train, cost, max_free = problem
     state, alpha, bias = solution
+    # The next partition is a function of the current one alone, so a problem whose partition
+    # comes back (period 1 or 2) would repeat it until max_iter: it leaves now, unfinished.
+    repeating, before = [], None
     for _ in range(max_iter):
         if len(todo) == 0:
             break
@@ -251,8 +259,10 @@ def _active_set(problem, solution, todo, *, max_iter: int, tol: float, one_at_a_
         alpha[todo] = np.where(tr, np.clip(a, 0.0, c), 0.0)
         bias[todo] = b
         done = solved & ~moved.any(axis=1) & ~unbalanced & ~blocked
-        todo = todo[~done]
-    return todo
+        again = ~done & ((new == st).all(axis=1) | (before is not None and (new == before).all(axis=1)))
+        repeating.append(todo[again])
+        before, todo = st[~done & ~again], todo[~done & ~again]
+    return np.sort(np.concatenate([*repeating, todo]))
 
 
 def _free_system(duals, todo, *, signs, train, free, upper, fixed):
