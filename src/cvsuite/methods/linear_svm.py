@@ -165,7 +165,7 @@ def _misclassified(fits, kernels, y, held_out) -> np.ndarray:
     return np.where(decision > 0, 0, 1) != y[held_out]
 
 
-def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, chunk: int = 128) -> np.ndarray:
+def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, chunk: int = 8) -> np.ndarray:
     """For each training set (the data less the samples of one row of ``left_out``, (L, w) sample
     indices), the ``count`` genes of largest |two-sample t| (pooled variance) on that set alone,
     best first: shape (L, count).
@@ -181,34 +181,56 @@ def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, ch
     n = len(y)
     padded = np.vstack([x, np.zeros((1, x.shape[1]))])  # row n stands for "no sample"
     padded_squared = padded * padded
-    totals = [(x[y == k].sum(axis=0), padded_squared[:n][y == k].sum(axis=0)) for k in (0, 1)]
     padded_labels = np.append(y, -1)
-    for start in range(0, len(left_out), chunk):
-        rows = left_out[start : start + chunk]
-        # difference = means_0 - means_1 and within = sum over the classes of (squares - sums *
-        # means), formed in place: the same operations in the same order, fewer (L, p) arrays.
-        # (The old sums started at 0, and 0 + v differs from v only at v = -0: squares are never
-        # -0, and the difference only enters squared.)
-        for k, (total, total_squared) in enumerate(totals):
-            mine = np.where(padded_labels[rows] == k, rows, n)  # this class's left-out samples, padded
-            sums, squares = _less_rows(total, padded, mine), _less_rows(total_squared, padded_squared, mine)
-            counts = (np.count_nonzero(y == k) - (mine < n).sum(axis=1))[:, None]
-            means = sums / counts
-            products = np.multiply(sums, means, out=sums)
-            if k == 0:
-                difference, within = means, np.subtract(squares, products, out=squares)
-            else:
-                np.subtract(difference, means, out=difference)
-                np.add(within, squares, out=within)
-                np.subtract(within, products, out=within)
-        key = np.multiply(difference, difference, out=difference)
-        np.divide(key, np.maximum(within, 0.0, out=within), out=key)
-        worst_first = np.negative(key, out=key)
-        best = np.argpartition(worst_first, count - 1, axis=1)[:, :count]
-        chunk_rows = np.arange(len(rows))[:, None]
-        order = np.argsort(worst_first[chunk_rows, best], axis=1, kind="stable")
-        ranked[start : start + chunk] = best[chunk_rows, order]
+    totals = [(x[y == k].sum(axis=0), padded_squared[:n][y == k].sum(axis=0)) for k in (0, 1)]
+    sizes = [np.count_nonzero(y == k) for k in (0, 1)]
+    nothing = np.full((1, 0), n)
+    whole = [_class_terms(*totals[k], padded, padded_squared, nothing, sizes[k]) for k in (0, 1)]
+    # A class that loses no sample has the whole data's terms: computed once, not per set (a
+    # leave-one-out set keeps one class whole). Sets are taken by which classes they touch, a few
+    # at a time: small arrays stay in cache.
+    touched = np.stack([(padded_labels[left_out] == k).any(axis=1) for k in (0, 1)], axis=1)
+    for pattern in np.unique(touched, axis=0):
+        members = np.flatnonzero((touched == pattern).all(axis=1))
+        for start in range(0, len(members), chunk):
+            sets = members[start : start + chunk]
+            rows = left_out[sets]
+            terms = [
+                _class_terms(*totals[k], padded, padded_squared, np.where(padded_labels[rows] == k, rows, n), sizes[k])
+                if pattern[k]
+                else whole[k]
+                for k in (0, 1)
+            ]
+            ranked[sets] = _best_genes(*terms, count)
     return ranked
+
+
+def _class_terms(total, total_squared, padded, padded_squared, mine, size):
+    """One class's means, sums of squares and sums * means on each training set, the class less
+    its left-out samples ``mine`` (n, the zero row, for none): (len(mine), p) each."""
+    n = len(padded) - 1
+    sums, squares = _less_rows(total, padded, mine), _less_rows(total_squared, padded_squared, mine)
+    means = sums / (size - (mine < n).sum(axis=1))[:, None]
+    return means, squares, np.multiply(sums, means, out=sums)
+
+
+def _best_genes(class_0, class_1, count: int) -> np.ndarray:
+    """The ``count`` genes of largest (mean difference)^2 / (within-class sum of squares), best
+    first, from the terms of each class (``_class_terms``, a row per set or one for all)."""
+    # difference = means_0 - means_1 and within = sum over the classes of (squares - sums *
+    # means), in the order of operations the ranking has always used. (The old sums started at
+    # 0, and 0 + v differs from v only at v = -0: squares are never -0, and the difference only
+    # enters squared.)
+    (means_0, squares_0, products_0), (means_1, squares_1, products_1) = class_0, class_1
+    difference = means_0 - means_1
+    within = squares_0 - products_0 + squares_1 - products_1
+    key = np.multiply(difference, difference, out=difference)
+    np.divide(key, np.maximum(within, 0.0, out=within), out=key)
+    worst_first = np.negative(key, out=key)
+    best = np.argpartition(worst_first, count - 1, axis=1)[:, :count]
+    rows = np.arange(len(best))[:, None]
+    order = np.argsort(worst_first[rows, best], axis=1, kind="stable")
+    return best[rows, order]
 
 
 def _less_rows(total: np.ndarray, rows: np.ndarray, left_out: np.ndarray) -> np.ndarray:
