@@ -121,7 +121,7 @@ def _kernels_by_count(x, full_ranked, ranked, gene_counts, every_gene) -> list[n
     """For each gene count k, the kernels (L, n, n) of the training sets ranked ``ranked`` (L, >= k);
     k >= p is all genes, ``every_gene`` for every set."""
     n, p = x.shape
-    columns = np.ascontiguousarray(x.T) if min(gene_counts) < p else None  # shared by the gene counts
+    columns = gene_columns(x) if min(gene_counts) < p else None  # shared by the gene counts
     out = []
     for k in gene_counts:
         if k >= p:
@@ -246,7 +246,7 @@ def _less_rows(total: np.ndarray, rows: np.ndarray, left_out: np.ndarray) -> np.
 def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int, *, columns=None) -> list:
     """The kernels X_S X_S^T / k over all n samples for the top-k genes S of each training set,
     for each array of rankings in ``ranked_sets`` ((L, >= k) each, or None): (L, n, n) each.
-    ``columns``, if the caller has it, is ``x.T`` made contiguous.
+    ``columns``, if the caller has it, is ``gene_columns(x)``.
 
     Training sets that lack a sample or two share most of their top genes with the whole data, so
     each kernel is the whole data's top-k kernel plus the genes it gained less those it lost.
@@ -254,32 +254,39 @@ def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int
     base_genes = full_ranked[:k]
     base = x[:, base_genes] @ x[:, base_genes].T
     if columns is None:
-        columns = np.ascontiguousarray(x.T)
-    in_base = np.zeros(x.shape[1], dtype=bool)
-    in_base[base_genes] = True
+        columns = gene_columns(x)
+    place = np.full(x.shape[1], -1)  # each gene's place among the base genes; -1 off them
+    place[base_genes] = np.arange(k)
     out = []
     for ranked in ranked_sets:
         if ranked is None:
             out.append(None)
             continue
         mine = ranked[:, :k]
-        gained = ~in_base[mine]  # (L, k)
-        member = np.zeros((len(mine), x.shape[1]), dtype=bool)
-        np.put_along_axis(member, mine, True, axis=1)
-        lost = ~member[:, base_genes]  # (L, k)
+        places = place[mine]
+        gained = places < 0  # (L, k)
+        kept = np.zeros(mine.shape, dtype=bool)
+        kept[np.nonzero(~gained)[0], places[~gained]] = True
+        lost = ~kept  # (L, k), over the base genes
         width = int(max(gained.sum(axis=1).max(initial=0), 1))
         plus = _first_marked(mine, gained, width)
         minus = _first_marked(np.broadcast_to(base_genes, mine.shape), lost, width)
         kernels = np.broadcast_to(base, (len(mine), *base.shape)).copy()
         for genes, change in ((plus, np.add), (minus, np.subtract)):
-            block = columns[np.maximum(genes, 0)] * (genes >= 0)[:, :, None]  # (L, width, n), zero padding
+            block = columns[genes]  # (L, width, n); the padding, -1, is the zero row
             change(kernels, np.matmul(block.transpose(0, 2, 1), block), out=kernels)
         out.append(np.divide(kernels, k, out=kernels))
     return out
 
 
+def gene_columns(x: np.ndarray) -> np.ndarray:
+    """x.T, contiguous, with a row of zeros after the last gene's: a gene index of -1 picks it."""
+    return np.vstack([x.T, np.zeros((1, len(x)))])
+
+
 def _first_marked(genes: np.ndarray, marked: np.ndarray, width: int) -> np.ndarray:
     """Per row, the marked genes in their order, padded with -1 to ``width``."""
-    order = np.argsort(~marked, axis=1, kind="stable")[:, :width]
-    rows = np.arange(len(order))[:, None]
-    return np.where(marked[rows, order], genes[rows, order], -1)
+    out = np.full((len(marked), width), -1)
+    rows, places = np.nonzero(marked)
+    out[rows, np.cumsum(marked, axis=1)[rows, places] - 1] = genes[rows, places]
+    return out
