@@ -64,20 +64,58 @@ def fit_centroids(x: np.ndarray, y: np.ndarray, train: np.ndarray, x_squared: np
     sums, squares = [], []
     for k in (0, 1):
         in_class = y == k
-        total, total_sq = x[in_class].sum(axis=0), x_squared[in_class].sum(axis=0)
-        out = [np.flatnonzero(~row & in_class) for row in train]
-        sums.append(np.stack([total - x[o].sum(axis=0) for o in out]))
-        squares.append(np.stack([total_sq - x_squared[o].sum(axis=0) for o in out]))
+        left_out = _left_out_rows(~train & in_class)
+        sums.append(_less_rows(x[in_class].sum(axis=0), x, left_out))
+        squares.append(_less_rows(x_squared[in_class].sum(axis=0), x_squared, left_out))
     n = counts.sum(axis=1)
     means = [sums[k] / counts[:, k, None] for k in (0, 1)]
-    overall = (sums[0] + sums[1]) / n[:, None]
-    within = sum(squares[k] - sums[k] * means[k] for k in (0, 1))
+    overall = np.divide(np.add(sums[0], sums[1]), n[:, None])
+    # The within-class sums of squares, in place. (They were summed from 0, and 0 + v differs
+    # from v only at v = -0, which squares less products never are.)
+    for k in (0, 1):
+        np.subtract(squares[k], np.multiply(sums[k], means[k], out=sums[k]), out=squares[k])
+    within = np.add(squares[0], squares[1], out=squares[0])
     # Rounding can leave a tiny negative sum of squares for a constant gene; it is zero.
-    sd = np.sqrt(np.maximum(within, 0.0) / (n - 2)[:, None])
-    scale = sd + np.median(sd, axis=1, keepdims=True)
+    sd = np.sqrt(np.divide(np.maximum(within, 0.0, out=within), (n - 2)[:, None], out=within), out=within)
+    scale = sd + _row_medians(sd)
     m = np.sqrt(1.0 / counts - 1.0 / n[:, None])
-    d = (means[0] - overall) / (m[:, :1] * scale)
+    d = np.divide(np.subtract(means[0], overall, out=means[0]), m[:, :1] * scale, out=means[0])
     return CentroidFits(overall=overall, scale=scale, d=d, m=m)
+
+
+def _left_out_rows(left_out: np.ndarray) -> np.ndarray:
+    """The columns marked in each row of ``left_out`` (F, n), in order, padded with -1: (F, w)."""
+    width = int(left_out.sum(axis=1).max(initial=0))
+    out = np.full((len(left_out), width), -1)
+    rows, columns = np.nonzero(left_out)
+    out[rows, np.cumsum(left_out, axis=1)[rows, columns] - 1] = columns
+    return out
+
+
+def _less_rows(total: np.ndarray, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``total`` less the sum of ``x``'s rows in each row of ``rows`` (-1 for none): (F, p).
+
+    The rows are summed first, in order, then subtracted, as ``total - x[rows].sum(axis=0)``
+    does; padding adds nothing.
+    """
+    if rows.shape[1] == 0:
+        return np.repeat(total[None], len(rows), axis=0)
+    taken = x[rows[:, 0]]
+    taken[rows[:, 0] < 0] = 0.0
+    for column in rows.T[1:]:
+        np.add(taken, x[column], out=taken, where=(column >= 0)[:, None])
+    return np.subtract(total, taken, out=taken)
+
+
+def _row_medians(a: np.ndarray) -> np.ndarray:
+    """``np.median(a, axis=1, keepdims=True)`` by one partition: the upper middle value and the
+    largest below it, averaged as np.median averages them."""
+    half = a.shape[1] // 2
+    part = np.partition(a, half, axis=1)
+    upper = part[:, half : half + 1]
+    if a.shape[1] % 2:
+        return upper.copy()
+    return (part[:, :half].max(axis=1, keepdims=True) + upper) / 2
 
 
 def class_prior(y: np.ndarray, rule: str) -> np.ndarray:
