@@ -103,7 +103,8 @@ def _less_rows(total: np.ndarray, x: np.ndarray, rows: np.ndarray) -> np.ndarray
     taken = x[rows[:, 0]]
     taken[rows[:, 0] < 0] = 0.0
     for column in rows.T[1:]:
-        np.add(taken, x[column], out=taken, where=(column >= 0)[:, None])
+        padding = column < 0
+        np.add(taken, x[column], out=taken, where=~padding[:, None] if padding.any() else True)
     return np.subtract(total, taken, out=taken)
 
 
