@@ -178,25 +178,22 @@ def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, ch
     ranked = np.empty((len(left_out), count), dtype=np.intp)
     if count == 0:
         return ranked
-    n = len(y)
-    padded = np.vstack([x, np.zeros((1, x.shape[1]))])  # row n stands for "no sample"
-    padded_squared = padded * padded
-    padded_labels = np.append(y, -1)
-    totals = [(x[y == k].sum(axis=0), padded_squared[:n][y == k].sum(axis=0)) for k in (0, 1)]
+    squares = x * x
+    labels = np.append(y, -1)[left_out]  # n stands for "no sample"
+    totals = [(x[y == k].sum(axis=0), squares[y == k].sum(axis=0)) for k in (0, 1)]
     sizes = [np.count_nonzero(y == k) for k in (0, 1)]
-    nothing = np.full((1, 0), n)
-    whole = [_class_terms(*totals[k], padded, padded_squared, nothing, sizes[k]) for k in (0, 1)]
+    whole = [_class_terms(*totals[k], x, squares, np.empty((1, 0), dtype=int), sizes[k]) for k in (0, 1)]
     # A class that loses no sample has the whole data's terms: computed once, not per set (a
-    # leave-one-out set keeps one class whole). Sets are taken by which classes they touch, a few
-    # at a time: small arrays stay in cache.
-    touched = np.stack([(padded_labels[left_out] == k).any(axis=1) for k in (0, 1)], axis=1)
-    for pattern in np.unique(touched, axis=0):
-        members = np.flatnonzero((touched == pattern).all(axis=1))
+    # leave-one-out set keeps one class whole). Sets are taken by how many samples of each class
+    # they lack, a few at a time: small arrays stay in cache.
+    lost = np.stack([(labels == k).sum(axis=1) for k in (0, 1)], axis=1)
+    for pattern in np.unique(lost, axis=0):
+        members = np.flatnonzero((lost == pattern).all(axis=1))
         for start in range(0, len(members), chunk):
             sets = members[start : start + chunk]
-            rows = left_out[sets]
+            rows, mine = left_out[sets], labels[sets]
             terms = [
-                _class_terms(*totals[k], padded, padded_squared, np.where(padded_labels[rows] == k, rows, n), sizes[k])
+                _class_terms(*totals[k], x, squares, rows[mine == k].reshape(len(sets), pattern[k]), sizes[k])
                 if pattern[k]
                 else whole[k]
                 for k in (0, 1)
@@ -205,12 +202,11 @@ def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, ch
     return ranked
 
 
-def _class_terms(total, total_squared, padded, padded_squared, mine, size):
+def _class_terms(total, total_squared, x, squares, mine, size):
     """One class's means, sums of squares and sums * means on each training set, the class less
-    its left-out samples ``mine`` (n, the zero row, for none): (len(mine), p) each."""
-    n = len(padded) - 1
-    sums, squares = _less_rows(total, padded, mine), _less_rows(total_squared, padded_squared, mine)
-    means = sums / (size - (mine < n).sum(axis=1))[:, None]
+    its left-out samples ``mine`` (a row per set, in the order they were given): (len(mine), p)."""
+    sums, squares = _less_rows(total, x, mine), _less_rows(total_squared, squares, mine)
+    means = sums / (size - mine.shape[1])
     return means, squares, np.multiply(sums, means, out=sums)
 
 
