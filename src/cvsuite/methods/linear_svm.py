@@ -121,7 +121,7 @@ def _kernels_by_count(x, full_ranked, ranked, gene_counts, every_gene) -> list[n
     """For each gene count k, the kernels (L, n, n) of the training sets ranked ``ranked`` (L, >= k);
     k >= p is all genes, ``every_gene`` for every set."""
     n, p = x.shape
-    columns = np.ascontiguousarray(x.T) if min(gene_counts) < p else None  # shared by the gene counts
+    columns = gene_columns(x) if min(gene_counts) < p else None  # shared by the gene counts
     out = []
     for k in gene_counts:
         if k >= p:
@@ -165,7 +165,7 @@ def _misclassified(fits, kernels, y, held_out) -> np.ndarray:
     return np.where(decision > 0, 0, 1) != y[held_out]
 
 
-def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, chunk: int = 128) -> np.ndarray:
+def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, chunk: int = 8) -> np.ndarray:
     """For each training set (the data less the samples of one row of ``left_out``, (L, w) sample
     indices), the ``count`` genes of largest |two-sample t| (pooled variance) on that set alone,
     best first: shape (L, count).
@@ -178,37 +178,55 @@ def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, ch
     ranked = np.empty((len(left_out), count), dtype=np.intp)
     if count == 0:
         return ranked
-    n = len(y)
-    padded = np.vstack([x, np.zeros((1, x.shape[1]))])  # row n stands for "no sample"
-    padded_squared = padded * padded
-    totals = [(x[y == k].sum(axis=0), padded_squared[:n][y == k].sum(axis=0)) for k in (0, 1)]
-    padded_labels = np.append(y, -1)
-    for start in range(0, len(left_out), chunk):
-        rows = left_out[start : start + chunk]
-        # difference = means_0 - means_1 and within = sum over the classes of (squares - sums *
-        # means), formed in place: the same operations in the same order, fewer (L, p) arrays.
-        # (The old sums started at 0, and 0 + v differs from v only at v = -0: squares are never
-        # -0, and the difference only enters squared.)
-        for k, (total, total_squared) in enumerate(totals):
-            mine = np.where(padded_labels[rows] == k, rows, n)  # this class's left-out samples, padded
-            sums, squares = _less_rows(total, padded, mine), _less_rows(total_squared, padded_squared, mine)
-            counts = (np.count_nonzero(y == k) - (mine < n).sum(axis=1))[:, None]
-            means = sums / counts
-            products = np.multiply(sums, means, out=sums)
-            if k == 0:
-                difference, within = means, np.subtract(squares, products, out=squares)
-            else:
-                np.subtract(difference, means, out=difference)
-                np.add(within, squares, out=within)
-                np.subtract(within, products, out=within)
-        key = np.multiply(difference, difference, out=difference)
-        np.divide(key, np.maximum(within, 0.0, out=within), out=key)
-        worst_first = np.negative(key, out=key)
-        best = np.argpartition(worst_first, count - 1, axis=1)[:, :count]
-        chunk_rows = np.arange(len(rows))[:, None]
-        order = np.argsort(worst_first[chunk_rows, best], axis=1, kind="stable")
-        ranked[start : start + chunk] = best[chunk_rows, order]
+    squares = x * x
+    labels = np.append(y, -1)[left_out]  # n stands for "no sample"
+    totals = [(x[y == k].sum(axis=0), squares[y == k].sum(axis=0)) for k in (0, 1)]
+    sizes = [np.count_nonzero(y == k) for k in (0, 1)]
+    whole = [_class_terms(*totals[k], x, squares, np.empty((1, 0), dtype=int), sizes[k]) for k in (0, 1)]
+    # A class that loses no sample has the whole data's terms: computed once, not per set (a
+    # leave-one-out set keeps one class whole). Sets are taken by how many samples of each class
+    # they lack, a few at a time: small arrays stay in cache.
+    lost = np.stack([(labels == k).sum(axis=1) for k in (0, 1)], axis=1)
+    for pattern in np.unique(lost, axis=0):
+        members = np.flatnonzero((lost == pattern).all(axis=1))
+        for start in range(0, len(members), chunk):
+            sets = members[start : start + chunk]
+            rows, mine = left_out[sets], labels[sets]
+            terms = [
+                _class_terms(*totals[k], x, squares, rows[mine == k].reshape(len(sets), pattern[k]), sizes[k])
+                if pattern[k]
+                else whole[k]
+                for k in (0, 1)
+            ]
+            ranked[sets] = _best_genes(*terms, count)
     return ranked
+
+
+def _class_terms(total, total_squared, x, squares, mine, size):
+    """One class's means, sums of squares and sums * means on each training set, the class less
+    its left-out samples ``mine`` (a row per set, in the order they were given): (len(mine), p)."""
+    sums, squares = _less_rows(total, x, mine), _less_rows(total_squared, squares, mine)
+    means = sums / (size - mine.shape[1])
+    return means, squares, np.multiply(sums, means, out=sums)
+
+
+def _best_genes(class_0, class_1, count: int) -> np.ndarray:
+    """The ``count`` genes of largest (mean difference)^2 / (within-class sum of squares), best
+    first, from the terms of each class (``_class_terms``, a row per set or one for all)."""
+    # difference = means_0 - means_1 and within = sum over the classes of (squares - sums *
+    # means), in the order of operations the ranking has always used. (The old sums started at
+    # 0, and 0 + v differs from v only at v = -0: squares are never -0, and the difference only
+    # enters squared.)
+    (means_0, squares_0, products_0), (means_1, squares_1, products_1) = class_0, class_1
+    difference = means_0 - means_1
+    within = squares_0 - products_0 + squares_1 - products_1
+    key = np.multiply(difference, difference, out=difference)
+    np.divide(key, np.maximum(within, 0.0, out=within), out=key)
+    worst_first = np.negative(key, out=key)
+    best = np.argpartition(worst_first, count - 1, axis=1)[:, :count]
+    rows = np.arange(len(best))[:, None]
+    order = np.argsort(worst_first[rows, best], axis=1, kind="stable")
+    return best[rows, order]
 
 
 def _less_rows(total: np.ndarray, rows: np.ndarray, left_out: np.ndarray) -> np.ndarray:
@@ -224,7 +242,7 @@ def _less_rows(total: np.ndarray, rows: np.ndarray, left_out: np.ndarray) -> np.
 def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int, *, columns=None) -> list:
     """The kernels X_S X_S^T / k over all n samples for the top-k genes S of each training set,
     for each array of rankings in ``ranked_sets`` ((L, >= k) each, or None): (L, n, n) each.
-    ``columns``, if the caller has it, is ``x.T`` made contiguous.
+    ``columns``, if the caller has it, is ``gene_columns(x)``.
 
     Training sets that lack a sample or two share most of their top genes with the whole data, so
     each kernel is the whole data's top-k kernel plus the genes it gained less those it lost.
@@ -232,32 +250,39 @@ def top_gene_kernels(x: np.ndarray, full_ranked: np.ndarray, ranked_sets, k: int
     base_genes = full_ranked[:k]
     base = x[:, base_genes] @ x[:, base_genes].T
     if columns is None:
-        columns = np.ascontiguousarray(x.T)
-    in_base = np.zeros(x.shape[1], dtype=bool)
-    in_base[base_genes] = True
+        columns = gene_columns(x)
+    place = np.full(x.shape[1], -1)  # each gene's place among the base genes; -1 off them
+    place[base_genes] = np.arange(k)
     out = []
     for ranked in ranked_sets:
         if ranked is None:
             out.append(None)
             continue
         mine = ranked[:, :k]
-        gained = ~in_base[mine]  # (L, k)
-        member = np.zeros((len(mine), x.shape[1]), dtype=bool)
-        np.put_along_axis(member, mine, True, axis=1)
-        lost = ~member[:, base_genes]  # (L, k)
+        places = place[mine]
+        gained = places < 0  # (L, k)
+        kept = np.zeros(mine.shape, dtype=bool)
+        kept[np.nonzero(~gained)[0], places[~gained]] = True
+        lost = ~kept  # (L, k), over the base genes
         width = int(max(gained.sum(axis=1).max(initial=0), 1))
         plus = _first_marked(mine, gained, width)
         minus = _first_marked(np.broadcast_to(base_genes, mine.shape), lost, width)
         kernels = np.broadcast_to(base, (len(mine), *base.shape)).copy()
         for genes, change in ((plus, np.add), (minus, np.subtract)):
-            block = columns[np.maximum(genes, 0)] * (genes >= 0)[:, :, None]  # (L, width, n), zero padding
+            block = columns[genes]  # (L, width, n); the padding, -1, is the zero row
             change(kernels, np.matmul(block.transpose(0, 2, 1), block), out=kernels)
         out.append(np.divide(kernels, k, out=kernels))
     return out
 
 
+def gene_columns(x: np.ndarray) -> np.ndarray:
+    """x.T, contiguous, with a row of zeros after the last gene's: a gene index of -1 picks it."""
+    return np.vstack([x.T, np.zeros((1, len(x)))])
+
+
 def _first_marked(genes: np.ndarray, marked: np.ndarray, width: int) -> np.ndarray:
     """Per row, the marked genes in their order, padded with -1 to ``width``."""
-    order = np.argsort(~marked, axis=1, kind="stable")[:, :width]
-    rows = np.arange(len(order))[:, None]
-    return np.where(marked[rows, order], genes[rows, order], -1)
+    out = np.full((len(marked), width), -1)
+    rows, places = np.nonzero(marked)
+    out[rows, np.cumsum(marked, axis=1)[rows, places] - 1] = genes[rows, places]
+    return out

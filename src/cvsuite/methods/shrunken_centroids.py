@@ -64,20 +64,59 @@ def fit_centroids(x: np.ndarray, y: np.ndarray, train: np.ndarray, x_squared: np
     sums, squares = [], []
     for k in (0, 1):
         in_class = y == k
-        total, total_sq = x[in_class].sum(axis=0), x_squared[in_class].sum(axis=0)
-        out = [np.flatnonzero(~row & in_class) for row in train]
-        sums.append(np.stack([total - x[o].sum(axis=0) for o in out]))
-        squares.append(np.stack([total_sq - x_squared[o].sum(axis=0) for o in out]))
+        left_out = _left_out_rows(~train & in_class)
+        sums.append(_less_rows(x[in_class].sum(axis=0), x, left_out))
+        squares.append(_less_rows(x_squared[in_class].sum(axis=0), x_squared, left_out))
     n = counts.sum(axis=1)
     means = [sums[k] / counts[:, k, None] for k in (0, 1)]
-    overall = (sums[0] + sums[1]) / n[:, None]
-    within = sum(squares[k] - sums[k] * means[k] for k in (0, 1))
+    overall = np.divide(np.add(sums[0], sums[1]), n[:, None])
+    # The within-class sums of squares, in place. (They were summed from 0, and 0 + v differs
+    # from v only at v = -0, which squares less products never are.)
+    for k in (0, 1):
+        np.subtract(squares[k], np.multiply(sums[k], means[k], out=sums[k]), out=squares[k])
+    within = np.add(squares[0], squares[1], out=squares[0])
     # Rounding can leave a tiny negative sum of squares for a constant gene; it is zero.
-    sd = np.sqrt(np.maximum(within, 0.0) / (n - 2)[:, None])
-    scale = sd + np.median(sd, axis=1, keepdims=True)
+    sd = np.sqrt(np.divide(np.maximum(within, 0.0, out=within), (n - 2)[:, None], out=within), out=within)
+    scale = sd + _row_medians(sd)
     m = np.sqrt(1.0 / counts - 1.0 / n[:, None])
-    d = (means[0] - overall) / (m[:, :1] * scale)
+    d = np.divide(np.subtract(means[0], overall, out=means[0]), m[:, :1] * scale, out=means[0])
     return CentroidFits(overall=overall, scale=scale, d=d, m=m)
+
+
+def _left_out_rows(left_out: np.ndarray) -> np.ndarray:
+    """The columns marked in each row of ``left_out`` (F, n), in order, padded with -1: (F, w)."""
+    width = int(left_out.sum(axis=1).max(initial=0))
+    out = np.full((len(left_out), width), -1)
+    rows, columns = np.nonzero(left_out)
+    out[rows, np.cumsum(left_out, axis=1)[rows, columns] - 1] = columns
+    return out
+
+
+def _less_rows(total: np.ndarray, x: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``total`` less the sum of ``x``'s rows in each row of ``rows`` (-1 for none): (F, p).
+
+    The rows are summed first, in order, then subtracted, as ``total - x[rows].sum(axis=0)``
+    does; padding adds nothing.
+    """
+    if rows.shape[1] == 0:
+        return np.repeat(total[None], len(rows), axis=0)
+    taken = x[rows[:, 0]]
+    taken[rows[:, 0] < 0] = 0.0
+    for column in rows.T[1:]:
+        padding = column < 0
+        np.add(taken, x[column], out=taken, where=~padding[:, None] if padding.any() else True)
+    return np.subtract(total, taken, out=taken)
+
+
+def _row_medians(a: np.ndarray) -> np.ndarray:
+    """``np.median(a, axis=1, keepdims=True)`` by one partition: the upper middle value and the
+    largest below it, averaged as np.median averages them."""
+    half = a.shape[1] // 2
+    part = np.partition(a, half, axis=1)
+    upper = part[:, half : half + 1]
+    if a.shape[1] % 2:
+        return upper.copy()
+    return (part[:, :half].max(axis=1, keepdims=True) + upper) / 2
 
 
 def class_prior(y: np.ndarray, rule: str) -> np.ndarray:
@@ -173,28 +212,45 @@ def threshold_scores(
     every threshold come from bucket totals (``_survivor_sums``): O(r p), no sort, no (T, p) array.
     """
     z = np.atleast_2d(z)
-    d = np.atleast_2d(d)
-    m = np.atleast_2d(m)
     fit_of_row = np.zeros(len(z), dtype=np.intp) if fit_of_row is None else np.asarray(fit_of_row)
-    thresholds = np.asarray(thresholds, dtype=float)
-    count = len(thresholds)
-    a = np.abs(d)
-    survived = survived_thresholds(a, thresholds)
-    # Per fit: sum over survivors of (|d| - t)^2, the squared length of the shrunken centroid.
-    index = _bucket_index(survived, count)
-    quadratic = _survivor_sums(a * a, index, count) - 2.0 * thresholds * _survivor_sums(a, index, count)
-    quadratic += _survivor_counts(index, len(a), count) * thresholds**2
-    # Per row: z . d'(t) = sum over survivors of z sign(d) (|d| - t).
-    signed = z * np.sign(d)[fit_of_row]
-    row_index = _bucket_index(survived[fit_of_row], count)
-    weighted = _survivor_sums(signed * a[fit_of_row], row_index, count)
-    linear = weighted - thresholds * _survivor_sums(signed, row_index, count)
-    m_row = m[fit_of_row]
-    return (
-        (m_row[:, :1] + m_row[:, 1:]) * linear
-        - 0.5 * (m_row[:, :1] ** 2 - m_row[:, 1:] ** 2) * quadratic[fit_of_row]
-        + log_prior_ratio
-    )
+    shrunk = _ShrunkenFits(np.atleast_2d(d), np.atleast_2d(m), thresholds)
+    scores = np.empty((len(z), len(shrunk.thresholds)))
+    for fit in np.unique(fit_of_row):
+        rows = np.flatnonzero(fit_of_row == fit)
+        scores[rows] = shrunk.scores(fit, z[rows], log_prior_ratio)
+    return scores
+
+
+class _ShrunkenFits:
+    """F fits (``d`` (F, p), ``m`` (F, 2)) shrunk at every threshold: what scoring their test
+    rows needs, formed once for all the fits."""
+
+    def __init__(self, d: np.ndarray, m: np.ndarray, thresholds):
+        self.m = m
+        self.thresholds = np.asarray(thresholds, dtype=float)
+        count = len(self.thresholds)
+        self.sign = np.sign(d)
+        self.a = np.abs(d)
+        self.survived = survived_thresholds(self.a, self.thresholds)
+        # Per fit: sum over survivors of (|d| - t)^2, the squared length of the shrunken centroid.
+        a, index = self.a, _bucket_index(self.survived, count)
+        quadratic = _survivor_sums(a * a, index, count) - 2.0 * self.thresholds * _survivor_sums(a, index, count)
+        quadratic += _survivor_counts(index, len(a), count) * self.thresholds**2
+        self.quadratic = quadratic
+
+    def scores(self, fit: int, z: np.ndarray, log_prior_ratio: float) -> np.ndarray:
+        """score(z; t) of the rows of ``z`` (r, p), all standardised by fit ``fit``: (r, T).
+
+        One fit's rows at a time: the (r, p) arrays stay small, and each row's bucket totals are
+        summed in the order of its genes, as for all rows at once."""
+        count = len(self.thresholds)
+        # Per row: z . d'(t) = sum over survivors of z sign(d) (|d| - t).
+        signed = z * self.sign[fit]
+        row_index = (self.survived[fit] + (np.arange(len(z)) * (count + 1))[:, None]).ravel()
+        weighted = _survivor_sums(signed * self.a[fit], row_index, count)
+        linear = weighted - self.thresholds * _survivor_sums(signed, row_index, count)
+        m_0, m_1 = self.m[fit, :1], self.m[fit, 1:]
+        return (m_0 + m_1) * linear - 0.5 * (m_0**2 - m_1**2) * self.quadratic[fit] + log_prior_ratio
 
 
 def cv_errors(
@@ -209,8 +265,8 @@ def cv_errors(
     """The K-fold cross-validation error rate at every threshold (pamr.cv's ``error``), shape (T,).
 
     The thresholds and the prior are the procedure's, fixed before the folds are cut, as pamr.cv
-    takes both from the fit on all the data it is given. All folds are fitted and scored at once:
-    each sample is standardised by, and scored against, the fit that left it out.
+    takes both from the fit on all the data it is given. All folds are fitted at once; each
+    sample is standardised by, and scored against, the fit that left it out, fold by fold.
     """
     n = len(y)
     fold_of = np.empty(n, dtype=int)
@@ -218,8 +274,12 @@ def cv_errors(
         fold_of[fold] = f
     train = fold_of[None, :] != np.arange(len(folds))[:, None]
     fits = fit_centroids(x, y, train, x_squared)
-    z = (x - fits.overall[fold_of]) / fits.scale[fold_of]
-    scores = threshold_scores(z, fits.d, fits.m, float(np.log(prior[0] / prior[1])), thresholds, fit_of_row=fold_of)
+    shrunk = _ShrunkenFits(fits.d, fits.m, thresholds)
+    log_prior_ratio = float(np.log(prior[0] / prior[1]))
+    scores = np.empty((n, len(shrunk.thresholds)))
+    for f, fold in enumerate(folds):
+        z = (x[fold] - fits.overall[f]) / fits.scale[f]
+        scores[fold] = shrunk.scores(f, z, log_prior_ratio)
     return ((scores < 0) != (y[:, None] == 1)).mean(axis=0)
 
 

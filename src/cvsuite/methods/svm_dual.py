@@ -92,6 +92,10 @@ class _Duals:
         n = self.kernels.shape[1]
         return self.kernels.reshape(-1, n)[todo[:, None] * n + order]
 
+    def of(self, todo: np.ndarray) -> _Duals:
+        """The problems ``todo`` alone, their kernels copied out (a shared kernel is not)."""
+        return _Duals(self.kernels if self.shared else self.kernels[todo], self.signs[todo])
+
     def subset(self, todo: np.ndarray) -> np.ndarray:
         """Q of the problems ``todo``, formed: (len(todo), n, n)."""
         kernels = self.kernels if self.shared else self.kernels[todo]
@@ -135,8 +139,13 @@ def solve_dual(
     if warm is not None:
         start = np.where(train, warm, AT_ZERO).astype(np.int8)
         state[:] = start
-        todo = _active_set(problem, solution, todo, max_iter=max_iter, tol=tol)
-        if len(todo):  # overshot: again from the start, at most two freed points at a time
+        # Where the kernel's rank caps the free points below the training points (few genes),
+        # freeing every violator at once nearly always runs into the cap and stalls there: such
+        # problems start at most two at a time.
+        capped = max_free < train.sum(axis=1)
+        todo = _active_set(problem, solution, todo[~capped], max_iter=max_iter, tol=tol)
+        todo = np.union1d(todo, np.flatnonzero(capped))
+        if len(todo):  # overshot or capped: from the start, at most two freed points at a time
             state[todo] = start[todo]
             todo = _active_set(problem, solution, todo, max_iter=2 * n, tol=tol, one_at_a_time=2)
     if len(todo):  # libsvm's own algorithm to its default tolerance, then exact from its partition
@@ -201,18 +210,25 @@ def _signs(labels, shape) -> np.ndarray:
     return np.broadcast_to(np.where(labels == 0, 1.0, -1.0), shape)
 
 
-def _active_set(problem, solution, todo, *, max_iter: int, tol: float, one_at_a_time: int = 0) -> np.ndarray:
+def _active_set(problem, solution, todo, *, max_iter: int, tol: float, one_at_a_time: int = 0, before=None):
     """Primal-dual active-set iterations on problems ``todo`` from their ``state``; writes alpha,
     bias and state in place and returns the problems not finished within ``max_iter`` solves.
 
     ``one_at_a_time`` > 0 frees at most that many bounded points per iteration, the worst violators
     (free points out of [0, C] still all go to their bound): slower, but it does not overshoot from
-    a partition that is nearly right, as SMO's is."""
+    a partition that is nearly right, as SMO's is. ``before``: each problem's partition one
+    iteration back, if any."""
     duals, signs, train, cost, max_free = problem
     state, alpha, bias = solution
-    for _ in range(max_iter):
+    # The next partition is a function of the current one alone, so a problem whose partition
+    # comes back (period 1 or 2) would repeat it until max_iter: it leaves now, unfinished.
+    repeating = []
+    for iteration in range(max_iter):
         if len(todo) == 0:
             break
+        if 2 * len(todo) <= len(train):  # most are done (or were): the rest go on by themselves
+            rest = dict(max_iter=max_iter - iteration, tol=tol, one_at_a_time=one_at_a_time, before=before)
+            return np.sort(np.concatenate([*repeating, _on_their_own(problem, solution, todo, **rest)]))
         st, tr, sg, c = state[todo], train[todo], signs[todo], cost[todo, None]
         free, upper = (st == FREE) & tr, (st == AT_COST) & tr
         fixed = np.where(upper, c, 0.0)
@@ -251,8 +267,22 @@ def _active_set(problem, solution, todo, *, max_iter: int, tol: float, one_at_a_
         alpha[todo] = np.where(tr, np.clip(a, 0.0, c), 0.0)
         bias[todo] = b
         done = solved & ~moved.any(axis=1) & ~unbalanced & ~blocked
-        todo = todo[~done]
-    return todo
+        again = ~done & ((new == st).all(axis=1) | (before is not None and (new == before).all(axis=1)))
+        repeating.append(todo[again])
+        before, todo = st[~done & ~again], todo[~done & ~again]
+    return np.sort(np.concatenate([*repeating, todo]))
+
+
+def _on_their_own(problem, solution, todo, **iterations):
+    """``_active_set`` on the problems ``todo`` as a batch of their own: each product with Q then
+    reads their kernels only, not every kernel of the batch."""
+    duals, signs, train, cost, max_free = problem
+    own = (duals.of(todo), signs[todo], train[todo], cost[todo], max_free[todo])
+    parts = tuple(whole[todo] for whole in solution)
+    left = _active_set(own, parts, np.arange(len(todo)), **iterations)
+    for whole, part in zip(solution, parts):
+        whole[todo] = part
+    return todo[left]
 
 
 def _free_system(duals, todo, *, signs, train, free, upper, fixed):
@@ -270,7 +300,7 @@ def _free_system(duals, todo, *, signs, train, free, upper, fixed):
     sizes = np.array([s for s in SYSTEM_SIZES if s < n] + [n])
     group_of = np.where(counts == 0, -1, np.searchsorted(sizes, counts))
     free_first = np.argsort(~free, axis=1, kind="stable")
-    for group in np.unique(group_of[group_of >= 0]):
+    for group in np.flatnonzero(np.bincount(group_of + 1, minlength=len(sizes) + 1)[1:]):
         rows = np.flatnonzero(group_of == group)
         m = int(sizes[group])
         order = free_first[rows, :m]
@@ -283,7 +313,7 @@ def _free_system(duals, todo, *, signs, train, free, upper, fixed):
         system = np.zeros((len(rows), m + 1, m + 1))
         # Q[F, F] with the padding zeroed: y_i y_k is +-1 or a signed zero, so the product is
         # exactly K y_i y_k or the zero (of the same sign) that masking Q gives.
-        system[:, :m, :m] = block * (y_free[:, :, None] * y_free[:, None, :])
+        np.multiply(block, y_free[:, :, None] * y_free[:, None, :], out=system[:, :m, :m])
         system[:, np.arange(m), np.arange(m)] += ~valid  # padding: a_pad = 0
         system[:, :m, m] = y_free
         system[:, m, :m] = y_free

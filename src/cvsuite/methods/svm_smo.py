@@ -23,7 +23,8 @@ def smo(q, signs, train, cost, *, eps: float = 1e-3, max_iter: int = 100_000) ->
     for _ in range(max_iter):
         if len(todo) == 0:
             break
-        qa, aa, g, sg, tr, c = q[todo], a[todo], grad[todo], signs[todo], train[todo], cost[todo, None]
+        # q's rows are read where needed, not copied per iteration: (B, n, n) is most of the memory.
+        aa, g, sg, tr, c = a[todo], grad[todo], signs[todo], train[todo], cost[todo, None]
         r = np.arange(len(todo))
         up = tr & np.where(sg > 0, aa < c, aa > 0)
         low = tr & np.where(sg > 0, aa > 0, aa < c)
@@ -32,16 +33,18 @@ def smo(q, signs, train, cost, *, eps: float = 1e-3, max_iter: int = 100_000) ->
         i = ranked.argmax(axis=1)
         g_max = ranked[r, i]
         go = g_max - np.where(low, violation, np.inf).min(axis=1) >= eps
-        q_i = qa[r, i]
+        q_i = q[todo, i]
         # K_ii + K_tt - 2 K_it, with K_it = y_i y_t Q_it
         curvature = diagonal[todo[r], i][:, None] + diagonal[todo] - 2.0 * sg[r, i][:, None] * sg * q_i
         curvature = np.where(curvature > 0, curvature, TAU)
         gain = g_max[:, None] - violation
         j = np.where(low & (violation < g_max[:, None]), -(gain * gain) / curvature, np.inf).argmin(axis=1)
-        new_i, new_j = _pair_update(qa, aa, g, sg, c[:, 0], i=i, j=j)
+        q_j = q[todo, j]
+        quadratic = (diagonal[todo, i], diagonal[todo, j], q_i[r, j])
+        new_i, new_j = _pair_update(quadratic, aa, g, sg, c[:, 0], i=i, j=j)
         step_i = np.where(go, new_i - aa[r, i], 0.0)
         step_j = np.where(go, new_j - aa[r, j], 0.0)
-        g += q_i * step_i[:, None] + qa[r, j] * step_j[:, None]
+        g += q_i * step_i[:, None] + q_j * step_j[:, None]
         aa[r, i] += step_i
         aa[r, j] += step_j
         a[todo], grad[todo] = aa, g
@@ -51,11 +54,12 @@ def smo(q, signs, train, cost, *, eps: float = 1e-3, max_iter: int = 100_000) ->
     return a
 
 
-def _pair_update(q, a, g, signs, cost, *, i, j):
-    """libsvm's analytic solution for the pair (i, j), clipped to the box (Solver::Solve)."""
+def _pair_update(quadratic, a, g, signs, cost, *, i, j):
+    """libsvm's analytic solution for the pair (i, j), clipped to the box (Solver::Solve);
+    ``quadratic`` is (Q_ii, Q_jj, Q_ij) of each problem."""
     r = np.arange(len(i))
     yi, yj, ai, aj, gi, gj = signs[r, i], signs[r, j], a[r, i], a[r, j], g[r, i], g[r, j]
-    qii, qjj, qij = q[r, i, i], q[r, j, j], q[r, i, j]
+    qii, qjj, qij = quadratic
     opposite = yi != yj
     quad = np.where(opposite, qii + qjj + 2 * qij, qii + qjj - 2 * qij)
     quad = np.where(quad > 0, quad, TAU)
