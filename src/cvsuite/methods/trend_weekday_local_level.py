@@ -105,4 +105,5 @@ def predictions_by_radius(train_days, train_sales, eval_days, neighbours: int, e
     eval_days = np.asarray(eval_days)
     trend_weekday = _trend_weekday_design(eval_days, centre, scale) @ coef
     nearest = nearest_days_indices_by_radius(train_days, eval_days, neighbours, exclusion_radii)
-    return [trend_weekday + residuals[chosen].mean(axis=1) for chosen in nearest]
+    # Every radius's local levels in one mean: a sum of a few terms, taken in the same order for each.
+    return list(trend_weekday + residuals[nearest].mean(axis=2))
