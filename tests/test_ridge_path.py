@@ -6,11 +6,8 @@ import pytest
 
 from cvsuite.data.sine import polynomial_design, sine_sample, train_and_test
 from cvsuite.studies.ridge_path import (
-    RidgeGrid,
     best_lambda_summary,
     checked_worked_example,
-    exchange_on_grid,
-    grid_and_exchange,
     worked_example_exchange,
     worked_example_table,
     worked_example_theta,
@@ -39,18 +36,6 @@ def test_worked_example_closed_form_matches_a_numerical_ridge_solve():
     table = worked_example_table(X, Y, [0.0, 0.1, 1.0, 3.0, 10.0])
     np.testing.assert_allclose(table["theta"], table["theta_numerical"], rtol=0, atol=1e-14)
     np.testing.assert_allclose(table["train_risk"], table["train_risk_numerical"], rtol=0, atol=1e-14)
-
-
-@pytest.mark.parametrize("train_seed, test_seed", [(3, 99), (1000, 501000), (1017, 501017), (1042, 501042)])
-def test_exchange_on_grid_is_the_exchange_of_the_whole_path(train_seed, test_seed):
-    # Only the lambdas near the least expected risk are scored on the test points; the exchange is
-    # the same, bit for bit, as the one read from every grid point's risk.
-    samples = train_and_test(
-        train_size=25, train_seed=train_seed, test_size=4000, test_seed=test_seed, noise=0.35, half_width=3.0
-    )
-    grid = RidgeGrid(degree=12, grid_start=1e-9, grid_stop=1e2, grid_points=400)
-    whole_path = grid_and_exchange(samples, grid)[1]
-    pd.testing.assert_frame_equal(exchange_on_grid(samples, grid), whole_path, check_exact=True)
 
 
 def test_worked_example_exchange_from_zero_to_one():

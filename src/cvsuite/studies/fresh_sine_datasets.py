@@ -11,7 +11,7 @@ import pandas as pd
 
 from cvsuite.data.sine import train_and_test
 from cvsuite.studies.k_bias import KBiasSettings, error_sources_of_runs, full_data_risk, k_bias_table, shuffle_runs
-from cvsuite.studies.ridge_path import RidgeGrid, exchange_on_grid
+from cvsuite.studies.ridge_path import RidgeGrid, grid_and_exchange
 
 
 def fresh_sine_rows(
@@ -25,7 +25,7 @@ def fresh_sine_rows(
     uses ``shuffles`` partitions per K, seeds k_bias.first_seed onward.
     """
     samples = train_and_test(**{**data, "train_seed": train_seed, "test_seed": test_seed})
-    exchange = exchange_on_grid(samples, RidgeGrid.from_block(ridge))
+    _, exchange = grid_and_exchange(samples, RidgeGrid.from_block(ridge))
     exchange.insert(0, "dataset", train_seed)
     settings = KBiasSettings.from_block(k_bias, shuffles=shuffles)
     runs = shuffle_runs(samples, settings, fold_models=True)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from cvsuite.data.sine import SineSamples, mean_squared_error
-from cvsuite.methods.ridge import ridge_coefficient_path, ridge_coefficients, ridge_path
+from cvsuite.methods.ridge import ridge_coefficients, ridge_path
 
 
 @dataclass(frozen=True)
@@ -40,30 +40,6 @@ def grid_and_exchange(samples: SineSamples, grid: RidgeGrid) -> tuple[pd.DataFra
     path = ridge_path(train_design, samples.y, test_design, samples.y_test, grid.lambdas())
     unregularised = ridge_path(train_design, samples.y, test_design, samples.y_test, np.array([0.0])).iloc[0]
     return path, best_lambda_summary(unregularised, path)
-
-
-def exchange_on_grid(samples: SineSamples, grid: RidgeGrid) -> pd.DataFrame:
-    """``grid_and_exchange``'s exchange rate alone, the same bits, without the expected risk of every
-    grid point: what a fresh sample needs (``cvsuite.studies.fresh_sine_datasets``).
-
-    Every lambda's expected risk is first bounded from the test points' moments (mean y^2, X'y / n,
-    X'X / n: p^2 operations a lambda instead of a pass over the test points), with a margin far
-    above the rounding of either form; ``ridge_path`` then scores exactly the lambdas whose bound
-    reaches the least upper bound, and the first of least risk among them is the grid's.
-    """
-    train_design, test_design = samples.designs(grid.degree)
-    lambdas = grid.lambdas()
-    thetas = ridge_coefficient_path(train_design, samples.y, lambdas)
-    n_test = len(samples.y_test)
-    yy = float(samples.y_test @ samples.y_test) / n_test
-    xy, xx = test_design.T @ samples.y_test / n_test, test_design.T @ test_design / n_test
-    approximate = yy - 2 * thetas @ xy + np.einsum("li,ij,lj->l", thetas, xx, thetas)
-    scale = yy + 2 * np.abs(thetas) @ np.abs(xy) + np.einsum("li,ij,lj->l", np.abs(thetas), np.abs(xx), np.abs(thetas))
-    margin = 1e-9 * scale  # rounding of either form is below 1e-12 of these terms' size
-    candidates = np.flatnonzero(approximate - margin <= (approximate + margin).min())
-    path = ridge_path(train_design, samples.y, test_design, samples.y_test, lambdas[candidates])
-    unregularised = ridge_path(train_design, samples.y, test_design, samples.y_test, np.array([0.0])).iloc[0]
-    return best_lambda_summary(unregularised, path)
 
 
 def best_lambda_summary(unregularised: pd.Series, grid: pd.DataFrame) -> pd.DataFrame:
