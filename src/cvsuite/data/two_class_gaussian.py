@@ -38,7 +38,8 @@ def simulate_dataset(
     y = np.repeat([0, 1], per_class)
     means = np.zeros((2, n_features))
     means[1, :signal_features] = signal_shift
-    x[y == 1] += means[1]
+    # Only the shifted features change: adding 0 leaves a normal draw as it is.
+    x[y == 1, :signal_features] += signal_shift
     return Dataset(x=x, y=y, class_means=means)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cvsuite.methods.shrunken_centroids import class_totals
 from cvsuite.methods.svm_dual import solve_dual
 
 
@@ -180,7 +181,7 @@ def top_genes(x: np.ndarray, y: np.ndarray, left_out: np.ndarray, count: int, ch
         return ranked
     squares = x * x
     labels = np.append(y, -1)[left_out]  # n stands for "no sample"
-    totals = [(x[y == k].sum(axis=0), squares[y == k].sum(axis=0)) for k in (0, 1)]
+    totals = class_totals(x, y, squares)
     sizes = [np.count_nonzero(y == k) for k in (0, 1)]
     whole = [_class_terms(*totals[k], x, squares, np.empty((1, 0), dtype=int), sizes[k]) for k in (0, 1)]
     # A class that loses no sample has the whole data's terms: computed once, not per set (a

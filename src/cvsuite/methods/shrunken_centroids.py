@@ -49,15 +49,24 @@ class CentroidFits:
     m: np.ndarray
 
 
-def fit_centroids(x: np.ndarray, y: np.ndarray, train: np.ndarray, x_squared: np.ndarray | None = None) -> CentroidFits:
+def fit_centroids(
+    x: np.ndarray,
+    y: np.ndarray,
+    train: np.ndarray,
+    x_squared: np.ndarray | None = None,
+    totals: list | None = None,
+) -> CentroidFits:
     """Fit one unshrunken model per row of the boolean mask ``train`` (F, n), all by array ops.
 
     Each fold leaves out few samples, so its class sums and sums of squares are the whole data's
-    less those of the left-out rows; the rest is elementwise on (F, p) arrays.
+    less those of the left-out rows; the rest is elementwise on (F, p) arrays. ``totals``, if the
+    caller has them, are ``class_totals(x, y, x_squared)``.
     """
     train = np.atleast_2d(np.asarray(train, dtype=bool))
     if x_squared is None:
         x_squared = x * x
+    if totals is None:
+        totals = class_totals(x, y, x_squared)
     counts = np.stack([(train & (y == k)).sum(axis=1) for k in (0, 1)], axis=1).astype(float)  # (F, 2)
     if (counts < 2).any():
         raise ValueError("each class needs at least two training points for a pooled standard deviation")
@@ -65,8 +74,8 @@ def fit_centroids(x: np.ndarray, y: np.ndarray, train: np.ndarray, x_squared: np
     for k in (0, 1):
         in_class = y == k
         left_out = _left_out_rows(~train & in_class)
-        sums.append(_less_rows(x[in_class].sum(axis=0), x, left_out))
-        squares.append(_less_rows(x_squared[in_class].sum(axis=0), x_squared, left_out))
+        sums.append(_less_rows(totals[k][0], x, left_out))
+        squares.append(_less_rows(totals[k][1], x_squared, left_out))
     n = counts.sum(axis=1)
     means = [sums[k] / counts[:, k, None] for k in (0, 1)]
     overall = np.divide(np.add(sums[0], sums[1]), n[:, None])
@@ -81,6 +90,25 @@ def fit_centroids(x: np.ndarray, y: np.ndarray, train: np.ndarray, x_squared: np
     m = np.sqrt(1.0 / counts - 1.0 / n[:, None])
     d = np.divide(np.subtract(means[0], overall, out=means[0]), m[:, :1] * scale, out=means[0])
     return CentroidFits(overall=overall, scale=scale, d=d, m=m)
+
+
+def class_totals(x: np.ndarray, y: np.ndarray, x_squared: np.ndarray) -> list:
+    """Per class k, the sums of its rows of ``x`` and of ``x_squared``: what every fit on the data
+    starts from, summed once for the fit on all of it, its folds and its leave-one-out fits."""
+    totals = []
+    for k in (0, 1):
+        rows = _rows_marked(y == k)
+        totals.append((x[rows].sum(axis=0), x_squared[rows].sum(axis=0)))
+    return totals
+
+
+def _rows_marked(mask: np.ndarray):
+    """The rows ``mask`` marks, as a slice where they run consecutively (each class of the
+    simulated data does): summed in place rather than copied first, in the same order."""
+    rows = np.flatnonzero(mask)
+    if len(rows) and rows[-1] - rows[0] + 1 == len(rows):
+        return slice(int(rows[0]), int(rows[-1]) + 1)
+    return rows
 
 
 def _left_out_rows(left_out: np.ndarray) -> np.ndarray:
@@ -261,6 +289,7 @@ def cv_errors(
     prior: np.ndarray,
     *,
     x_squared: np.ndarray | None = None,
+    totals: list | None = None,
 ) -> np.ndarray:
     """The K-fold cross-validation error rate at every threshold (pamr.cv's ``error``), shape (T,).
 
@@ -273,7 +302,7 @@ def cv_errors(
     for f, fold in enumerate(folds):
         fold_of[fold] = f
     train = fold_of[None, :] != np.arange(len(folds))[:, None]
-    fits = fit_centroids(x, y, train, x_squared)
+    fits = fit_centroids(x, y, train, x_squared, totals)
     shrunk = _ShrunkenFits(fits.d, fits.m, thresholds)
     log_prior_ratio = float(np.log(prior[0] / prior[1]))
     scores = np.empty((n, len(shrunk.thresholds)))

@@ -111,12 +111,13 @@ def shrunken_centroid_study(
     x, y = data.x, data.y
     n = len(y)
     x_squared = x * x
+    totals = nsc.class_totals(x, y, x_squared)
     everything = np.ones((1, n), dtype=bool)
-    full = nsc.fit_centroids(x, y, everything, x_squared)
+    full = nsc.fit_centroids(x, y, everything, x_squared, totals)
     thresholds = nsc.threshold_grid(full.d[0], n_thresholds)
     prior = nsc.class_prior(y, prior_rule)
     folds = stratified_dealt_folds(y, n_folds, rng)  # step 2
-    errors = nsc.cv_errors(x, y, folds, thresholds, prior, x_squared=x_squared)
+    errors = nsc.cv_errors(x, y, folds, thresholds, prior, x_squared=x_squared, totals=totals)
     chosen = pick(errors, ties, simplest_last=True)
     w, b = nsc.linear_rule(full, 0, thresholds[chosen], prior)
 
@@ -131,7 +132,7 @@ def shrunken_centroid_study(
     if not nested:
         return result
     outer = ~np.eye(n, dtype=bool)
-    outer_fits = nsc.fit_centroids(x, y, outer, x_squared)
+    outer_fits = nsc.fit_centroids(x, y, outer, x_squared, totals)
     wrong = 0
     for i in range(n):
         keep = outer[i]
