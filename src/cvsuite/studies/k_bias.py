@@ -77,10 +77,6 @@ class HeldOutRisks:
             self.of_fold(fold)  # fits the fold's model if it was not yet fitted
         return np.array([self._tested[fold.tobytes()] for fold in folds])
 
-    def tested_of_partition(self, folds: list[np.ndarray]) -> np.ndarray:
-        """The true risk (on the test points given) of each fold's model, as ``of_partition`` orders them."""
-        return self.tested_of_folds(canonical_partition(folds))
-
 
 def cv_fold_risks(x, y, folds: list[np.ndarray], degree: int, half_width: float) -> np.ndarray:
     """The risk R(f^(k), V^(k)) of each fold's model on its own fold (the terms of Equation 8.13).
