@@ -18,8 +18,9 @@ import pandas as pd
 
 from cvsuite.published.census import checked_census, coverage
 from cvsuite.published.comparison import compare, refuse_missing_rows
-from cvsuite.published.records import read_records, read_vague_words
+from cvsuite.published.records import read_records
 from cvsuite.published.report import StudySection, render_report
+from cvsuite.published.scales import read_scales
 from cvsuite.published.site import SiteStudy, overview_rst, site_assets, site_files, site_pages
 from cvsuite.published.site_summary import RunFacts
 from cvsuite.workflow.catalog import load_catalog
@@ -54,7 +55,7 @@ def main(
         for study in catalog.studies.values()
         for table in study.tables
     }
-    vague = read_vague_words(registry)
+    vague = read_scales(registry).words
     records = read_records(registry, catalog.table_columns(), vague)
     changes = changed_settings(config, load_schema(schema_path))
     by_study = described_by_study(changes, {s.name: s.config for s in catalog.studies.values()})

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from cvsuite.published.published_values import extract_text
-from cvsuite.published.records import DOCUMENTS, VAGUE_WORDS, RecordError, read_records
+from cvsuite.published.records import DOCUMENTS, RecordError, read_records
+from cvsuite.published.scales import SCALES_FILE
 from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
@@ -41,8 +42,8 @@ try:
 except CatalogError as err:
     sys.exit(str(err))
 
-# The registry: one file of records per document, and the list of vague words they share.
-REGISTRY = [f"registry/{name}" for name in DOCUMENTS.values()] + [f"registry/{VAGUE_WORDS}"]
+# The registry: one file of records per document, and the scales of the vague words they share.
+REGISTRY = [f"registry/{name}" for name in DOCUMENTS.values()] + [f"registry/{SCALES_FILE}"]
 # Refuse a malformed record before any job runs, naming its file, line and id.
 try:
     _claims = read_records("registry", CATALOG.table_columns())

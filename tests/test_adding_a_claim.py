@@ -4,7 +4,8 @@ import re
 
 from conftest import ROOT, project_records
 from cvsuite.published.judges import JUDGES
-from cvsuite.published.records import RECORD_KEYS, read_vague_words
+from cvsuite.published.records import RECORD_KEYS
+from cvsuite.published.scales import read_scales
 from cvsuite.workflow.catalog import load_catalog
 
 GUIDE = (ROOT / "docs" / "adding-a-claim.md").read_text(encoding="utf-8")
@@ -39,6 +40,6 @@ def test_the_worked_example_is_a_record_of_the_registry_as_the_guide_shows_it():
 
 
 def test_the_vague_word_the_guide_names_is_in_the_list():
-    words = read_vague_words(ROOT / "registry")
+    words = read_scales(ROOT / "registry").words
     named = re.findall(r"judge: \{size: ([a-z ]+)\}", GUIDE)
     assert named and all(word in words for word in named)

@@ -188,16 +188,17 @@ def test_the_figure_title_states_the_largest_paired_difference_in_standard_error
 
 @pytest.mark.parametrize("claim", ["cv.variance.depends-on-k", "cv.variants.loo-variance-high"])
 def test_the_existence_claims_are_inconclusive_on_a_non_detection_never_refuted(claim):
-    """ "Depends on K" and "can be high" are judged by detects on the paired differences: some pair beyond
-    2 SE reproduces them; none leaves them inconclusive, with the smallest effect the test could see."""
+    """ "Depends on K" and "can be high" are judged by the sign of the paired differences, away from zero
+    in some row: some pair beyond 2 SE reproduces them; none leaves them inconclusive, with the smallest
+    effect the test could see."""
     from conftest import ROOT, project_records
     from cvsuite.published.comparison import decide
-    from cvsuite.published.records import read_vague_words
+    from cvsuite.published.scales import read_scales
 
     record = next(r for r in project_records() if r.id == claim)
-    assert record.reading.judge == "detects"
+    assert (record.reading.judge, record.reading.params) == ("sign", {"away_from": "0", "rows": "some"})
     record = dataclasses.replace(record, readings=record.readings[:1])  # the 5-NN's reading alone
-    vague = read_vague_words(ROOT / "registry")
+    vague = read_scales(ROOT / "registry").words
     differences = pd.DataFrame(
         {"K": [5, 80, 80], "versus": [2, 2, 5], "variance_difference": [-0.0001, 0.00005, 0.0002],
          "variance_difference_se": [0.0003, 0.0002, 0.00025]}

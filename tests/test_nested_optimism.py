@@ -52,13 +52,13 @@ def test_biased_upward_and_sits_below_are_one_statistic_judged_on_opposite_sides
     mean optimism with its standard error; the sign judge decides each, so at most one can hold."""
     from conftest import ROOT, project_records
     from cvsuite.published.comparison import decide
-    from cvsuite.published.records import read_vague_words
+    from cvsuite.published.scales import read_scales
 
     records = {r.id: r for r in project_records()}
     upward, below = records["cv.prose.max-biased-upward"], records["oos.shop.sits-below-fresh"]
     assert upward.statistic == below.statistic == "nested_optimism/summary.csv.optimism_mean"
     assert (upward.reading.params, below.reading.params) == ({"above": "0"}, {"below": "0"})
-    vague = read_vague_words(ROOT / "registry")
+    vague = read_scales(ROOT / "registry").words
     for mean, verdicts in ((0.07, ("reproduced", "differs")), (-0.05, ("differs", "reproduced"))):
         tables = {"nested_optimism/summary.csv": pd.DataFrame([{"optimism_mean": mean, "optimism_mean_se": 0.01}])}
         assert tuple(decide(r, tables, vague).judgement.status for r in (upward, below)) == verdicts

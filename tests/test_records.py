@@ -16,6 +16,16 @@ DECLARED = {
     "t/y.csv": ["d", "y_*"],
 }
 VAGUE = {"a few percent": {"at_most": "5", "why": "w"}}
+SCALES = """\
+share:
+  yardstick: a part of a whole
+  document: Cross-Validation
+  quote: a quote
+  words:
+    a few percent:
+      at_most: '5'
+      why: w
+"""
 GOOD = """\
   - id: demo.k2-estimate
     section: From scratch
@@ -41,7 +51,7 @@ def write_registry(folder: Path, records: str, document: str = "Cross-Validation
             f"document: {title}\nrecords:\n{body or '  []'}\n".replace("records:\n  []", "records: []"),
             encoding="utf-8",
         )
-    (folder / "vague_words.yaml").write_text("a few percent:\n  at_most: '5'\n  why: w\n", encoding="utf-8")
+    (folder / "scales.yaml").write_text(SCALES, encoding="utf-8")
     return folder
 
 
@@ -85,7 +95,7 @@ def test_values_load_as_text_so_the_printed_precision_survives(tmp_path):
             (".cv_estimate\n    judge: rounded", ".bias\n    judge: {within_se: {alternative: '1'}}"),
             "has no column 'bias_se'",
         ),
-        (("judge: rounded", "judge: {size: a handful}"), "'a handful' is not in the list of vague words"),
+        (("judge: rounded", "judge: {size: a handful}"), "'a handful' is not a word of the scales of vague words"),
         (("judge: rounded", "judge: {size: {at_most: few}}"), "must be a number"),
         (("judge: rounded", "judge: {size: a few percent}"), "needs its 'measure'"),
         (
@@ -181,26 +191,31 @@ def test_a_yaml_syntax_error_is_named_with_its_line(tmp_path):
         read(tmp_path / "r", GOOD.replace("    published: '5.136417'", "    published: '5.136417"))
 
 
-def test_a_missing_file_or_vague_word_list_is_named(tmp_path):
+def test_a_missing_file_or_scales_file_is_named(tmp_path):
     folder = write_registry(tmp_path / "r", GOOD)
-    (folder / "vague_words.yaml").unlink()
-    with pytest.raises(RecordError, match="the list of vague words is missing"):
+    (folder / "scales.yaml").unlink()
+    with pytest.raises(RecordError, match="the scales of the vague words are missing"):
         read_records(folder, DECLARED)
     (folder / "estimating_out_of_sample_error.yaml").unlink()
     with pytest.raises(RecordError, match="registry file of 'Estimating Out-of-Sample Error' is missing"):
         read_records(folder, DECLARED, VAGUE)
 
 
-def test_a_vague_word_needs_a_bound_and_a_reason(tmp_path):
-    from cvsuite.published.records import read_vague_words
+def test_a_vague_word_needs_a_bound_and_a_reason_and_a_scale_its_yardstick(tmp_path):
+    from cvsuite.published.scales import read_scales
 
     folder = write_registry(tmp_path / "r", GOOD)
-    (folder / "vague_words.yaml").write_text("most:\n  above: '0.5'\n", encoding="utf-8")
-    with pytest.raises(RecordError, match="'most' needs a 'why'"):
-        read_vague_words(folder)
-    (folder / "vague_words.yaml").write_text("most:\n  why: more than half\n", encoding="utf-8")
-    with pytest.raises(RecordError, match="'most' needs a bound"):
-        read_vague_words(folder)
+    head = "cases:\n  yardstick: the cases counted\n  document: Cross-Validation\n  quote: q\n  words:\n"
+    (folder / "scales.yaml").write_text(head + "    most:\n      above: '0.5'\n", encoding="utf-8")
+    with pytest.raises(RecordError, match=r"scales.yaml, line 7: 'most' \(scale 'cases'\) needs a 'why'"):
+        read_scales(folder)
+    (folder / "scales.yaml").write_text(head + "    most:\n      why: more than half\n", encoding="utf-8")
+    with pytest.raises(RecordError, match="'most' .scale 'cases'. needs a bound"):
+        read_scales(folder)
+    word = "    most:\n      above: '0.5'\n      why: more than half\n"
+    (folder / "scales.yaml").write_text(head.replace("  yardstick: the cases counted\n", "") + word, encoding="utf-8")
+    with pytest.raises(RecordError, match="scale 'cases' needs yardstick"):
+        read_scales(folder)
 
 
 def test_published_value_reads_a_record_and_names_a_missing_one(tmp_path):

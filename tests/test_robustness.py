@@ -340,9 +340,9 @@ def _records():
 
 
 def _vague():
-    from cvsuite.published.records import read_vague_words
+    from cvsuite.published.scales import read_scales
 
-    return read_vague_words(ROOT / "registry")
+    return read_scales(ROOT / "registry").words
 
 
 def test_every_conclusion_has_a_bound_drawn_and_a_place_in_a_figure():
@@ -353,7 +353,7 @@ def test_every_conclusion_has_a_bound_drawn_and_a_place_in_a_figure():
     assert set(REFERENCE) <= set(WORDS)
 
 
-def test_the_figures_bounds_are_the_vague_words_bounds():
+def test_the_figures_bounds_are_the_scales_bounds():
     from cvsuite.figures.robustness import BOUNDS
 
     vague = _vague()
@@ -383,12 +383,16 @@ def test_the_figures_bounds_are_the_judges_of_the_records_that_read_the_conclusi
             continue
         bound = BOUNDS[match.group(1)]
         params = reading.params
-        if reading.judge in ("sign", "ordered"):
-            side = "above" if "above" in params else "below"
-            word = vague.get(params[side], {})
-            reference = float(word.get("below", word.get("above", params[side]))) if word else float(params[side])
+        if reading.judge == "sign":
+            if "word" in params:
+                word = vague[params["word"]]
+                side = "below" if {"below", "at_most"} & set(word) else "above"
+                reference = float(next(word[k] for k in ("below", "at_most", "above", "at_least") if k in word))
+            else:
+                side = "above" if "above" in params else "below"
+                reference = float(params[side])
             assert (bound.bar, bound.reference) == (side, reference), record.id
-        elif reading.judge in ("size", "share"):
+        elif reading.judge == "size":
             assert bound.word == params.get("word"), record.id
         elif reading.judge == "identity":
             assert bound.low == bound.high == float(params["equals"]), record.id

@@ -8,7 +8,7 @@ from twelve_points_cases import DESIGN, MSE, RECOVERED_Y, X, brute_force_sums_of
 from conftest import project_records
 from cvsuite.methods.fold_statistics import fold_statistics
 from cvsuite.published.comparison import compare
-from cvsuite.published.records import read_vague_words
+from cvsuite.published.scales import read_scales
 from cvsuite.studies import twelve_points as tp
 
 REGISTRY = Path(__file__).resolve().parents[1] / "registry"
@@ -66,7 +66,7 @@ def test_every_registered_figure_and_claim_reads_as_registered_on_the_recovered_
     }
     registered = [r for r in project_records() if r.table in tables]
     assert len(registered) >= 50
-    judged = compare(registered, tables, read_vague_words(REGISTRY))
+    judged = compare(registered, tables, read_scales(REGISTRY).words)
     for record, status, judge in zip(registered, judged["status"], judged["judge"]):
         expected = ("differs",) if record.erratum else ("reproduced", "reproduced by construction")
         assert status in expected, record.id

@@ -121,7 +121,8 @@ def words_as_the_tables_give_them(workdir, config: dict) -> pd.DataFrame:
     """Every record's note, reading, remark and erratum judged and filled from the tables and config of
     the run in ``workdir``: what comparison.csv must say if its numbers come from that run."""
     from cvsuite.published.comparison import compare
-    from cvsuite.published.records import read_records, read_vague_words
+    from cvsuite.published.records import read_records
+    from cvsuite.published.scales import read_scales
     from cvsuite.workflow.catalog import load_catalog
     from cvsuite.workflow.config_checks import load_schema
     from cvsuite.workflow.document_settings import changed_settings, described_by_study
@@ -140,7 +141,7 @@ def words_as_the_tables_give_them(workdir, config: dict) -> pd.DataFrame:
     }
     registry = workdir / "registry"
     records = read_records(registry, catalog.table_columns())
-    judged = compare(records, tables, read_vague_words(registry), by_study, config).fillna("")
+    judged = compare(records, tables, read_scales(registry).words, by_study, config).fillna("")
     return judged.set_index("claim")[["note", "reading", "remark", "erratum"]]
 
 

@@ -69,7 +69,7 @@ TRIALS: dict[str, tuple[Callable[[Path], None], tuple[tuple[str, ...], ...]]] = 
     "nothing": (lambda workdir: None, (DRY,)),
     "a record's note": (edited(REGISTRY, lambda t: re.sub(r"(\n    note: )([A-Z])", r"\1Here \2", t, count=1)), (DRY,)),
     "a vague word's bound": (
-        edited("registry/vague_words.yaml", lambda t: t.replace("below: '1.5'", "below: '1.6'", 1)),
+        edited("registry/scales.yaml", lambda t: t.replace("below: '1.5'", "below: '1.6'", 1)),
         (DRY,),
     ),
     "a judge's code": (edited("src/cvsuite/published/exact_judges.py", lambda t: t + "# a comment\n"), (DRY,)),

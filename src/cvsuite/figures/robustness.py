@@ -57,7 +57,7 @@ class Bound:
     """Where the judge of a conclusion's record wants its statistic, drawn beside it.
 
     Either a fixed interval (``low`` <= statistic, statistic below ``high``; None is open; ``low ==
-    high`` means exactly that value), the bounds of a vague ``word`` of registry/vague_words.yaml
+    high`` means exactly that value), the bounds of a vague ``word`` of registry/scales.yaml
     (tests/test_robustness.py holds them to the list), or, with ``bar``, a test of the statistic's
     2-SE bar against ``reference``: "above" or "below" (the whole bar on that side) or "around" (the
     bar covers it). ``document_scale``: the interval of 2 standard errors of a mean over the
@@ -110,7 +110,7 @@ def _interval(bound: Bound, row) -> tuple[float | None, float | None]:
 
 def _label(bound: Bound, row) -> str:
     if bound.word:
-        return f"'{bound.word}' (the list of vague words): where it must lie"
+        return f"'{bound.word}': where it must lie"
     if bound.document_scale:
         return f"within 2 s.e. of a {row.document_datasets}-dataset mean"
     return "where it must lie"

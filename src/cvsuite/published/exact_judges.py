@@ -1,4 +1,4 @@
-"""The judges of claims a computation decides exactly: a size against a bound, a share, an identity,
+"""The judges of claims a computation decides exactly: a size against a bound (or a share of a total), an identity,
 and how a curve computed without noise moves (``monotone``) or turns (``interior_minimum``)."""
 
 from __future__ import annotations
@@ -31,35 +31,45 @@ def _size_words(params, vague) -> str:
     every_row(params)
     _, text = parsed_bounds(params, vague)
     absolute = "in absolute value " if params.get("absolute") == "true" else ""
-    return f"is {absolute}{text}{rows_words(params, '')}"
+    over = f"as a share of {params['over']}, " if "over" in params else ""
+    return f"is {over}{absolute}{text}{rows_words(params, '')}"
 
 
 @judge(
     EXACT_JUDGES,
     "size",
     "claim",
-    takes=("word", "at_most", "at_least", "below", "above", "absolute", "rows"),
+    takes=("word", "scale", "at_most", "at_least", "below", "above", "absolute", "over", "rows"),
+    reads=lambda column, params: (params["over"],) if "over" in params else (),
     many_rows=True,
     words=_size_words,
 )
 def size(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """A size against a bound: the statistic is at most, at least, below or above a number, the
-    sentence's own ("more than half") or a vague word's from the shared list ("a few percent").
-    Deterministic on the statistic: where the statistic is an estimate, its record says so and a
-    ``sign`` judge tests its noise instead. Every selected row must be within (``rows: some``: one)."""
+    sentence's own ("more than half") or a vague word's from its scale ("a few percent"); with
+    ``over``, the statistic divided by that column of the same row (a count of the cases it holds on
+    over the cases counted: "almost every dataset"). Deterministic on the statistic: where the
+    statistic is an estimate, its record says so and a ``sign`` judge tests its noise instead. Every
+    selected row must be within (``rows: some``: one)."""
     bounds, _ = parsed_bounds(params, vague)
     values = evidence.numbers()
+    totals = evidence.numbers(params["over"]) if "over" in params else None
+    if totals is not None:
+        values = [v / t if t else float("nan") for v, t in zip(values, totals)]
     if params.get("absolute") == "true":
         values = [abs(v) for v in values]
     inside = [within_bounds(v, bounds) for v in values]
     holds = all(inside) if every_row(params) else any(inside)
     worst = _worst(values, inside, bounds, holds) if every_row(params) else _best(values, inside, bounds)
-    found = (
-        f"{short4(worst)}"
-        if len(values) == 1
-        else f"{sum(inside)} of {len(values)} rows within; the {'extreme' if every_row(params) else 'best'} "
-        f"{short4(worst)}"
-    )
+    if len(values) == 1 and totals is not None:
+        found = f"{evidence.numbers()[0]:g} of {totals[0]:g} ({worst:.1%})"
+    elif len(values) == 1:
+        found = f"{short4(worst)}"
+    else:
+        found = (
+            f"{sum(inside)} of {len(values)} rows within; the {'extreme' if every_row(params) else 'best'} "
+            f"{short4(worst)}"
+        )
     return claim_judgement(holds, worst, _size_words(params, vague), found)
 
 
@@ -78,32 +88,6 @@ def _best(values: list[float], inside: list[bool], bounds: dict) -> float:
     upper = any(k in bounds for k in ("at_most", "below"))
     pool = [v for v, ok in zip(values, inside) if ok] or values
     return min(pool) if upper else max(pool)
-
-
-def _share_words(params, vague) -> str:
-    _, text = parsed_bounds(params, vague)
-    of = f" of {params['of']}" if "of" in params else ""
-    return f"is a share{of} {text}"
-
-
-@judge(
-    EXACT_JUDGES,
-    "share",
-    "claim",
-    takes=("word", "at_most", "at_least", "below", "above", "of"),
-    reads=lambda column, params: (params["of"],) if "of" in params else (),
-    words=_share_words,
-)
-def share(evidence: Evidence, params, printed: str, vague) -> Judgement:
-    """A share against a bound ("almost every dataset", "most"): the statistic is a share in [0, 1],
-    or a count divided by the column ``of`` of the same row. Deterministic on the sample the sentence
-    speaks of."""
-    bounds, _ = parsed_bounds(params, vague)
-    count = float(evidence.one())
-    total = float(evidence.one(params["of"])) if "of" in params else 1.0
-    fraction = count / total if total else float("nan")
-    found = f"{count:g} of {total:g} ({fraction:.1%})" if "of" in params else f"{fraction:.4g}"
-    return claim_judgement(within_bounds(fraction, bounds), fraction, _share_words(params, vague), found)
 
 
 def _identity_words(params, vague) -> str:
@@ -168,7 +152,7 @@ def monotone(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """How a quantity moves along a parameter: strictly rises (or falls) at every step of ``along``
     (``weakly: true``: never moves the other way), in each group of ``per``. Deterministic on values
     computed without noise (a grid, exact expectations); an ordering of noisy estimates is an
-    ``ordered`` judge on their paired differences instead."""
+    ``sign`` judge on their paired differences instead."""
     _monotone_words(params, vague)
     along = params.get("rises_along", params.get("falls_along"))
     rising = "rises_along" in params

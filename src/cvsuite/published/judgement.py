@@ -160,19 +160,31 @@ def number(params: dict, key: str, default: float | None = None) -> float:
         raise JudgeError(f"parameter '{key}' must be a number, not '{params[key]}'") from None
 
 
+def vague_word(params: dict, vague: dict) -> tuple[dict[str, str], str]:
+    """The vague word a judge's ``word`` names, on its home scale or on the ``scale`` the reading
+    names (registry/scales.yaml), and how its source reads: " ('a few percent')"."""
+    word = params["word"]
+    key = f"{params['scale']}/{word}" if "scale" in params else word
+    if key not in vague:
+        on = f" on the scale '{params['scale']}'" if "scale" in params else ""
+        raise JudgeError(f"'{word}' is not a word{on} of the scales of vague words (registry/scales.yaml)")
+    entry = vague[key]
+    scale = f", on the scale '{params['scale']}'" if "scale" in params else ""
+    return entry, f" ('{word}'{scale})"
+
+
 def parsed_bounds(params: dict, vague: dict) -> tuple[dict[str, float], str]:
-    """The bounds of a size or share judge and how they read: the record's own numbers, or a vague
-    word's from the shared list (``word``), never both."""
+    """The bounds of a size judge and how they read: the record's own numbers, or a vague word's
+    from its scale (``word``), never both."""
     keys = ("at_most", "at_least", "below", "above")
     own = {k: params[k] for k in keys if k in params}
+    if "scale" in params and "word" not in params:
+        raise JudgeError("a scale is named only beside the word it measures ('word')")
     if "word" in params:
         if own:
             raise JudgeError("a vague word brings its own bounds: give the word or the bounds, not both")
-        word = params["word"]
-        if word not in vague:
-            raise JudgeError(f"'{word}' is not in the list of vague words (registry/vague_words.yaml)")
-        own = {k: vague[word][k] for k in keys if k in vague[word]}
-        source = f" ('{word}')"
+        entry, source = vague_word(params, vague)
+        own = {k: entry[k] for k in keys if k in entry}
     else:
         source = ""
     if not own:

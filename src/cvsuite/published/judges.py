@@ -9,13 +9,13 @@ word. The same evidence is always judged by the same rule because the rule is a 
 Each judge's docstring states its null and its power: what it would take to say ``differs``, and
 what it cannot see.
 
-- Numbers (``number_judges``): ``rounded``, ``significant``, ``exact``, ``within_se``.
-- Claims a computation decides exactly (``exact_judges``): ``size``, ``share``, ``identity``,
-  ``monotone``, ``interior_minimum``.
-- Claims about noisy estimates (``noise_judges``): ``sign``, ``ordered``, ``sign_test``, ``detects``.
+- Numbers (``number_judges``): ``rounded``, ``exact``, ``within_se``.
+- Claims a computation decides exactly (``exact_judges``): ``size``, ``identity``, ``monotone``,
+  ``interior_minimum``.
+- Claims about noisy estimates (``noise_judges``): ``sign``, ``sign_test``.
 
-Vague words ("a few percent", "almost every") take their bounds from one shared list
-(registry/vague_words.yaml, passed in as ``vague``), never from a record. A claim that holds reads
+Vague words ("a few percent", "almost every") take their bounds from their scales
+(registry/scales.yaml, passed in as ``vague``: ``Scales.words``), never from a record. A claim that holds reads
 ``reproduced``; one that fails, ``differs``; one the test cannot decide, ``inconclusive``. A judge
 never decides on a statistic the run does not have: the comparison says ``not computed at this
 config`` before any judge is asked.

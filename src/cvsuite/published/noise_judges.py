@@ -1,5 +1,5 @@
-"""The judges of claims about noisy estimates: the sign of a mean, an ordering of a paired difference,
-a sign test, and the detection of an effect, each with its standard errors and its power."""
+"""The judges of claims about noisy estimates: the sign of an estimate (of a mean, of a paired
+difference, of an effect of either sign) and a sign test, each with its standard errors and its power."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from cvsuite.published.judgement import (
     rows_words,
     short,
     short4,
+    vague_word,
 )
 
 NOISE_JUDGES: dict[str, Judge] = {}
@@ -29,51 +30,42 @@ NOISE_JUDGES: dict[str, Judge] = {}
 # Claims: signs and orderings with their noise
 
 
+SIDES = ("above", "below", "away_from")
+
+
 def _direction(params, vague) -> tuple[str, float, str]:
-    """The claimed side, its reference value, and where the value comes from: the record's number, or
-    a vague word's bound ("no such bias": below a quarter of the bias it answers)."""
-    given = [k for k in ("above", "below") if k in params]
+    """The claimed side (``above``, ``below``, or ``away_from`` for an effect of either sign), its
+    reference value, and where the value comes from: the record's number, or a vague word's bound
+    on its scale ("no such bias": below a quarter of the bias it answers), whose side it takes."""
+    given = [k for k in SIDES if k in params]
+    if "word" in params:
+        if given:
+            raise JudgeError("a vague word brings its own side and bound: give the word or the side, not both")
+        entry, source = vague_word(params, vague)
+        bounds = [k for k in ("at_most", "below", "at_least", "above") if k in entry]
+        if len(bounds) != 1:
+            raise JudgeError(f"'{params['word']}' has two bounds; a sign test needs a word with one")
+        side = "below" if bounds[0] in ("at_most", "below") else "above"
+        return side, float(entry[bounds[0]]), source
+    if "scale" in params:
+        raise JudgeError("a scale is named only beside the word it measures ('word')")
     if len(given) != 1:
-        raise JudgeError("give the claimed side: above or below (a reference value, usually 0)")
-    side, value = given[0], params[given[0]]
-    try:
-        return side, float(value), ""
-    except (TypeError, ValueError):
-        pass
-    if value not in vague:
-        raise JudgeError(f"'{value}' is neither a number nor in the list of vague words (registry/vague_words.yaml)")
-    bound = [k for k in ("at_most", "below", "at_least", "above") if k in vague[value]]
-    return side, float(vague[value][bound[0]]), f" ('{value}')"
+        raise JudgeError("give the claimed side: above, below or away_from (a reference value, usually 0), or a word")
+    return given[0], number(params, given[0]), ""
 
 
-def _sign_words(params, vague, paired: bool = False) -> str:
+def _sign_words(params, vague) -> str:
     side, reference, word = _direction(params, vague)
     z = number(params, "se", DETECTION_SE)
     every_row(params)
-    kind = "paired standard errors" if paired else "standard errors"
-    return f"is {side} {short(reference)}{word} by more than {short(z)} {kind}{rows_words(params, '')}"
-
-
-def _signed(evidence: Evidence, params, vague, paired: bool) -> Judgement:
-    side, reference, _ = _direction(params, vague)
-    z = number(params, "se", DETECTION_SE)
-    values, ses = evidence.numbers(), evidence.se()
-    sign = 1.0 if side == "above" else -1.0
-    scores = [_z(sign * (v - reference), s) for v, s in zip(values, ses)]
-    holds_each = [s > z for s in scores]
-    fails_each = [s < -z for s in scores]
-    every = every_row(params)
-    if all(holds_each) if every else any(holds_each):
-        verdict = True
-    elif any(fails_each) if every else all(fails_each):
-        verdict = False
-    else:
-        verdict = None
-    pick = min(range(len(scores)), key=scores.__getitem__) if every else max(range(len(scores)), key=scores.__getitem__)
-    found = f"{short4(values[pick])} ± {short4(ses[pick])} ({sign * scores[pick]:+.1f} SE from {short(reference)})"
-    if len(values) > 1:
-        found += f"; {sum(holds_each)} of {len(values)} rows beyond {short(z)} SE"
-    return claim_judgement(verdict, values[pick], _sign_words(params, vague, paired), found, ses[pick])
+    if side == "away_from":
+        power = number(params, "power_se", POWER_SE)
+        return (
+            f"differs from {short(reference)} by more than {short(z)} standard errors{rows_words(params, '')} "
+            f"(an effect of either sign; a non-detection decides nothing: the test sees an effect of "
+            f"{short(power)} SE 80% of the time)"
+        )
+    return f"is {side} {short(reference)}{word} by more than {short(z)} standard errors{rows_words(params, '')}"
 
 
 def _z(difference: float, se: float) -> float:
@@ -86,33 +78,49 @@ def _z(difference: float, se: float) -> float:
     NOISE_JUDGES,
     "sign",
     "claim",
-    takes=("above", "below", "se", "rows"),
+    takes=(*SIDES, "word", "scale", "se", "power_se", "rows"),
     reads=lambda column, params: (f"{column}_se",),
     many_rows=True,
-    words=lambda p, v: _sign_words(p, v),
+    words=_sign_words,
 )
 def sign(evidence: Evidence, params, printed: str, vague) -> Judgement:
-    """The sign of a mean: the estimate lies above (or below) a reference by more than ``se`` (2) of
-    its standard errors (``<column>_se``). Null: the mean equals the reference. It says ``differs``
+    """The sign of an estimate: it lies above (or below) a reference by more than ``se`` (2) of its
+    standard errors (``<column>_se``); for an ordering of two things measured on the same data, the
+    estimate is their paired difference (one minus the other, dataset by dataset), and the pairing
+    removes the noise the two share. Null: the estimate equals the reference. It says ``differs``
     only when the estimate lies beyond ``se`` standard errors on the other side; between, it cannot
-    decide (``inconclusive``): an effect of 2.8 SE is seen 80% of the time."""
-    return _signed(evidence, params, vague, paired=False)
-
-
-@judge(
-    NOISE_JUDGES,
-    "ordered",
-    "claim",
-    takes=("above", "below", "se", "rows"),
-    reads=lambda column, params: (f"{column}_se",),
-    many_rows=True,
-    words=lambda p, v: _sign_words(p, v, paired=True),
-)
-def ordered(evidence: Evidence, params, printed: str, vague) -> Judgement:
-    """An ordering of two things measured on the same data: their paired difference (one minus the
-    other, dataset by dataset) lies above (or below) 0 by more than ``se`` (2) paired standard errors.
-    Null and power as ``sign``; pairing removes the noise the two share."""
-    return _signed(evidence, params, vague, paired=True)
+    decide (``inconclusive``), and says the smallest effect it would have seen: one of ``power_se``
+    (2.8) standard errors is seen 80% of the time. ``away_from``: an effect of either sign ("depends
+    on K", "can be high"), which a non-detection never refutes: it reads ``inconclusive``. Every
+    selected row must hold (``rows: some``: one)."""
+    side, reference, _ = _direction(params, vague)
+    z = number(params, "se", DETECTION_SE)
+    power = number(params, "power_se", POWER_SE)
+    values, ses = evidence.numbers(), evidence.se()
+    if side == "away_from":
+        scores = [abs(_z(v - reference, s)) for v, s in zip(values, ses)]
+        sign_of = [1.0 if v >= reference else -1.0 for v in values]
+    else:
+        sign_of = [1.0 if side == "above" else -1.0] * len(values)
+        scores = [_z(g * (v - reference), s) for g, v, s in zip(sign_of, values, ses)]
+    holds_each = [s > z for s in scores]
+    fails_each = [s < -z for s in scores]  # never for an effect of either sign: its scores are not negative
+    every = every_row(params)
+    if all(holds_each) if every else any(holds_each):
+        verdict = True
+    elif any(fails_each) if every else all(fails_each):
+        verdict = False
+    else:
+        verdict = None
+    pick = min(range(len(scores)), key=scores.__getitem__) if every else max(range(len(scores)), key=scores.__getitem__)
+    signed = sign_of[pick] * scores[pick]
+    found = f"{short4(values[pick])} ± {short4(ses[pick])} ({signed:+.1f} SE from {short(reference)})"
+    if len(values) > 1:
+        found += f"; {sum(holds_each)} of {len(values)} rows beyond {short(z)} SE"
+    if verdict is None:
+        effect = "an effect" if reference == 0 else f"a distance from {short(reference)}"
+        found += f"; {effect} of {short4(power * min(ses))} would have been seen"
+    return claim_judgement(verdict, values[pick], _sign_words(params, vague), found, ses[pick])
 
 
 def _sign_test_words(params, vague) -> str:
@@ -150,39 +158,3 @@ def sign_test(evidence: Evidence, params, printed: str, vague) -> Judgement:
 def _binomial_tail(k: int, n: int) -> float:
     """P(X >= k), X ~ Binomial(n, 1/2), exactly."""
     return math.fsum(math.comb(n, j) for j in range(k, n + 1)) / 2**n
-
-
-def _detects_words(params, vague) -> str:
-    z = number(params, "se", DETECTION_SE)
-    power = number(params, "power_se", POWER_SE)
-    return (
-        f"differs from 0 by more than {short(z)} standard errors in some row "
-        f"(a non-detection decides nothing: the test sees an effect of {short(power)} SE 80% of the time)"
-    )
-
-
-@judge(
-    NOISE_JUDGES,
-    "detects",
-    "claim",
-    takes=("se", "power_se"),
-    reads=lambda column, params: (f"{column}_se",),
-    many_rows=True,
-    words=_detects_words,
-)
-def detects(evidence: Evidence, params, printed: str, vague) -> Judgement:
-    """That an effect exists ("depends on K", "can be high"): some selected row lies more than ``se``
-    (2) standard errors from zero. Null: no effect. A non-detection never refutes an existence claim:
-    it reads ``inconclusive``, with the smallest effect the test could have seen (``power_se`` (2.8)
-    times the smallest standard error)."""
-    z = number(params, "se", DETECTION_SE)
-    power = number(params, "power_se", POWER_SE)
-    values, ses = evidence.numbers(), evidence.se()
-    scores = [abs(_z(v, s)) for v, s in zip(values, ses)]
-    pick = max(range(len(scores)), key=scores.__getitem__)
-    seen = scores[pick] > z
-    smallest = power * min(ses)
-    found = f"largest {short4(values[pick])} ± {short4(ses[pick])} ({scores[pick]:.1f} SE)"
-    if not seen:
-        found += f"; an effect of {short4(smallest)} would have been seen"
-    return claim_judgement(True if seen else None, values[pick], _detects_words(params, vague), found, ses[pick])

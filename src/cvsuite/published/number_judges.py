@@ -16,34 +16,29 @@ from cvsuite.published.judgement import (
 NUMBER_JUDGES: dict[str, Judge] = {}
 
 
-@judge(NUMBER_JUDGES, "rounded", "number", words=lambda p, v: "written at the printed precision, it reads as printed")
+def _rounded_words(params, vague) -> str:
+    figures = params.get("figures")
+    if figures not in (None, "significant"):
+        raise JudgeError(f"figures must be 'significant', not '{figures}'")
+    if figures:
+        return "rounded to the significant figures the printed digits show, it reads as printed"
+    return "written at the printed precision, it reads as printed"
+
+
+@judge(NUMBER_JUDGES, "rounded", "number", takes=("figures",), words=_rounded_words)
 def rounded(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """The reproduced value, written at the printed precision (rounded as the listings' f-strings do),
-    reads as printed. Null: none; a deterministic computation either reads as printed or does not."""
+    reads as printed; with ``figures: significant``, rounded to the significant figures the printed
+    digits show instead (an integer's trailing zeros do not count: 81,050 shows four), for a number
+    printed beside others at that many figures (page 802's 81,050 beside 11.83). Null: none; a
+    deterministic computation either reads as printed or does not."""
     number = float(evidence.one())
     figure = parse_printed(printed)
-    text = write_as_printed(number, figure)
+    write = write_significant if params.get("figures") == "significant" else write_as_printed
+    text = write(number, figure)
     shown = _grouped_like(text, figure.text) + figure.suffix
     status = "reproduced" if text == figure.canonical() else "differs"
-    return Judgement(status, number, shown, NUMBER_JUDGES["rounded"].words(params, vague))
-
-
-@judge(
-    NUMBER_JUDGES,
-    "significant",
-    "number",
-    words=lambda p, v: "rounded to the significant figures the printed digits show, it reads as printed",
-)
-def significant(evidence: Evidence, params, printed: str, vague) -> Judgement:
-    """The reproduced value, rounded to the significant figures the printed digits show (an integer's
-    trailing zeros do not count: 81,050 shows four), reads as printed: for a number printed beside
-    others at that many figures. Deterministic, as ``rounded``."""
-    number = float(evidence.one())
-    figure = parse_printed(printed)
-    text = write_significant(number, figure)
-    shown = _grouped_like(text, figure.text) + figure.suffix
-    status = "reproduced" if text == figure.canonical() else "differs"
-    return Judgement(status, number, shown, NUMBER_JUDGES["significant"].words(params, vague))
+    return Judgement(status, number, shown, _rounded_words(params, vague))
 
 
 @judge(NUMBER_JUDGES, "exact", "number", words=lambda p, v: "its text reads as printed")

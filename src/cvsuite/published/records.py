@@ -37,10 +37,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from cvsuite.methods.printed_numbers import parse_printed
 from cvsuite.published.judges import JUDGES, JudgeError, parse_judge
+from cvsuite.published.registry_files import RecordError, load_yaml_text
+from cvsuite.published.scales import read_scales
 from cvsuite.published.statistics import BadReference, Reference, parse_reference, reference_problem
 from cvsuite.published.templates import check_placeholders
 
@@ -50,7 +50,6 @@ DOCUMENTS = {
     "Regularization and Cross-Validation": "regularization_and_cross_validation.yaml",
     "Estimating Out-of-Sample Error": "estimating_out_of_sample_error.yaml",
 }
-VAGUE_WORDS = "vague_words.yaml"
 WORDED_FIELDS = ("note", "remark", "erratum", "measure")  # the fields whose numbers are placeholders
 MAX_WORDED = 600  # characters of a note, remark or erratum as rendered
 MAX_READINGS = 3  # the record's own reading and at most two others
@@ -65,10 +64,6 @@ READING_KEYS = {"statistic", "judge", "measure", "settles", "support", "source"}
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _FIGURE = re.compile(r"^[a-z0-9_]+/[a-z0-9_]+\.png$")
 _NOTES = re.compile(r"^[a-z0-9_]+(#[a-z0-9-]+)?$")
-
-
-class RecordError(ValueError):
-    """A record that cannot be used; the message names the file, the line and the record's id."""
 
 
 @dataclass(frozen=True)
@@ -133,65 +128,6 @@ class Record:
         return bool(self.readings) and JUDGES[self.readings[0].judge].kind == "claim"
 
 
-# ----------------------------------------------------------------------------------------------
-# Reading the files: every value as text, every mapping with its line
-
-
-class _Located(dict):
-    """A mapping read from YAML, with the line it starts on."""
-
-    line: int = 0
-
-
-def _plain(node):
-    if isinstance(node, yaml.MappingNode):
-        out = _Located()
-        out.line = node.start_mark.line + 1
-        for key, value in node.value:
-            out[str(key.value)] = _plain(value)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_plain(item) for item in node.value]
-    return node.value  # every scalar as the text it was written as
-
-
-def load_yaml_text(text: str, path: str):
-    """The YAML document ``text`` with every scalar as text and every mapping's line; RecordError
-    naming ``path`` and the line of a syntax error."""
-    loader_class = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
-    try:
-        node = yaml.compose(text, Loader=loader_class)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(err, "problem", None) or str(err)
-        raise RecordError(f"{path}{where}: {problem}") from None
-    return None if node is None else _plain(node)
-
-
-def read_vague_words(folder: str | Path) -> dict[str, dict[str, str]]:
-    """registry/vague_words.yaml: each word with the bounds every record that uses it is held to."""
-    path = Path(folder) / VAGUE_WORDS
-    if not path.exists():
-        raise RecordError(f"{path}: the list of vague words is missing")
-    data = load_yaml_text(path.read_text(encoding="utf-8"), str(path)) or {}
-    if not isinstance(data, dict):
-        raise RecordError(f"{path}: must map each word to its bounds")
-    for word, bounds in data.items():
-        if not isinstance(bounds, dict) or not ({"at_most", "at_least", "below", "above"} & set(bounds)):
-            line = getattr(bounds, "line", "?")
-            raise RecordError(f"{path}, line {line}: '{word}' needs a bound (at_most, at_least, below or above)")
-        if not bounds.get("why"):
-            raise RecordError(f"{path}, line {bounds.line}: '{word}' needs a 'why': what the bound rests on")
-        for key in ("at_most", "at_least", "below", "above"):
-            if key in bounds:
-                try:
-                    float(bounds[key])
-                except ValueError:
-                    raise RecordError(f"{path}, line {bounds.line}: '{word}': {key} must be a number") from None
-    return dict(data)
-
-
 def read_records(
     folder: str | Path, declared: dict[str, list[str]] | None = None, vague: dict | None = None
 ) -> list[Record]:
@@ -199,7 +135,7 @@ def read_records(
     RecordError naming the first bad record. ``declared`` maps every table the studies write
     (``<study>/<table>.csv``) to its declared columns (studies.yaml)."""
     folder = Path(folder)
-    vague = read_vague_words(folder) if vague is None else vague
+    vague = read_scales(folder).words if vague is None else vague
     records: list[Record] = []
     seen: dict[str, str] = {}
     for document, name in DOCUMENTS.items():
