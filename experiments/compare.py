@@ -1,13 +1,14 @@
 """Compare: every registered published number beside the reproduced one.
 
-Reads the registry (registry/<document>.yaml and its vague words), the list of studies
+Reads the registry (registry/<document>.yaml and the scales of its vague words), the list of studies
 (studies.yaml), the schema's defaults (the documents' settings), the census (registry/census.csv)
-and the studies' tables; writes results/comparison.csv, the coverage of the census
-(results/coverage.csv), REPORT.md, the site (results/site, cvsuite.published.site) and the Snakemake
-report's first page. It completes at any config and whatever the verdicts; the test suite is what
-fails when a number does not read as the registry expects. One exception: at the documents' own
-settings every published number is computed, so a `not computed at this config` there means a table
-lost rows it should have, and the job fails naming them.
+and the studies' tables; writes results/comparison.csv, every reading of every claim with what it
+found (results/readings.csv), the coverage of the census (results/coverage.csv), REPORT.md, the site
+(results/site, cvsuite.published.site) and the Snakemake report's first page. It completes at any
+config and whatever the verdicts; the test suite is what fails when a number does not read as the
+registry expects. One exception: at the documents' own settings every published number is computed,
+so a `not computed at this config` there means a table lost rows it should have, and the job fails
+naming them.
 """
 
 import datetime
@@ -17,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from cvsuite.published.census import checked_census, coverage
-from cvsuite.published.comparison import compare, refuse_missing_rows
+from cvsuite.published.comparison import compare_with_readings, refuse_missing_rows
 from cvsuite.published.records import read_records
 from cvsuite.published.report import StudySection, render_report
 from cvsuite.published.scales import read_scales
@@ -55,14 +56,16 @@ def main(
         for study in catalog.studies.values()
         for table in study.tables
     }
-    vague = read_scales(registry).words
+    scales = read_scales(registry)
+    vague = scales.words
     records = read_records(registry, catalog.table_columns(), vague)
     changes = changed_settings(config, load_schema(schema_path))
     by_study = described_by_study(changes, {s.name: s.config for s in catalog.studies.values()})
-    comparison = compare(records, by_name, vague, by_study, config)
+    comparison, readings = compare_with_readings(records, by_name, vague, by_study, config)
     if not changes:
         refuse_missing_rows(comparison)
     write_table(comparison, out.comparison)
+    write_table(readings, out.readings)
     census = checked_census(pd.read_csv(census_path, keep_default_na=False, dtype=str), census_path)
     covered = coverage(census, dict(zip(comparison["claim"], comparison["status"])))
     write_table(covered, out.coverage)
@@ -85,7 +88,7 @@ def main(
         s.name: json.loads(Path("results", s.name, "provenance.json").read_text())["packages"]
         for s in catalog.studies.values()
     }
-    write_text(render_report(comparison, sections, changes, versions, covered), out.report)
+    write_text(render_report(comparison, sections, changes, versions, covered, readings, scales), out.report)
     write_table(read_tables(figure_checks), out.figure_checks)
     shown = [
         SiteStudy(s.name, s.title, s.source, [(f, caption_of(s.name, f)) for f in s.figures])
@@ -99,7 +102,7 @@ def main(
         packages=next(iter(versions.values()), {}),
         date=datetime.date.today().isoformat(),
     )
-    pages = site_pages(comparison, shown, changes, notes, by_name, covered, run)
+    pages = site_pages(comparison, shown, changes, notes, by_name, covered, run, readings, scales)
     files = {name: text.encode() for name, text in pages.items()}
     files.update(site_files({name: Path("results", name).read_bytes() for name in by_name}))
     write_folder(out.site, files, site_assets(comparison, shown))

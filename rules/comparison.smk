@@ -18,6 +18,7 @@ rule compare:
         figure_provenance=[study(n).figure_outputs()["provenance"] for n in CATALOG.studies if study(n).figures],
     output:
         comparison="results/comparison.csv",
+        readings="results/readings.csv",
         coverage="results/coverage.csv",
         figure_checks="results/figure_checks.csv",
         report="results/REPORT.md",

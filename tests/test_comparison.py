@@ -119,31 +119,71 @@ def test_verdict_counts_cover_every_status_in_order():
     assert counts["reproduced"] == 1 and counts["differs"] == 1 and sum(counts.values()) == 2
 
 
-def test_the_first_reading_that_holds_decides_and_a_stricter_one_that_failed_becomes_the_remark():
+def test_a_claim_that_holds_on_one_reading_and_fails_on_another_depends_on_the_reading():
     strict = reading("s/t.csv[K=2].percent", "size", {"word": "a few percent"}, "The K = 2 bias in percent")
     loose = reading(
         "s/t.csv[K=2].value", "size", {"at_most": "0.2"}, "the bias in the risk's units",
         settles="the bias is read in the risk's own units", support="of a few percent",
     )  # fmt: skip
     result = run([record(published="True", readings=[strict, loose])]).iloc[0]
-    assert result["status"] == "reproduced"
-    assert result["reading"] == "the bias in the risk's units is at most 0.2."
-    assert result["remark"].startswith("It holds when the bias is read in the risk's own units. Read as")
-    assert (
-        "Read as the K = 2 bias in percent is at most 5 ('a few percent'), it does not hold (25.6)." in result["remark"]
-    )
+    assert (result["status"], result["reproduced_as_printed"]) == ("depends on the reading", "depends")
+    assert result["reading"] == "The K = 2 bias in percent is at most 5 ('a few percent')."
+    assert result["other_readings"] == "read as the bias in the risk's units is at most 0.2, it holds (0.1528)"
+    assert result["remark"] == "" and result["erratum"] == ""
+    both_hold = run([record(published="True", readings=[loose, loose])]).iloc[0]
+    assert both_hold["status"] == "reproduced" and "it holds" in both_hold["other_readings"]
 
 
-def test_no_reading_holds_then_an_undecided_one_makes_it_inconclusive_never_differs():
+def test_every_reading_must_hold_to_reproduce_and_an_undecided_one_the_verdict_turns_on_is_inconclusive():
     fails = reading("s/t.csv[K=2].percent", "size", {"word": "a few percent"}, "the bias")
+    holds = reading("s/t.csv[K=5].percent", "size", {"word": "a few percent"}, "the bias", settles="s", support="q")
     undecided = reading("s/t.csv[K=2].value", "sign", {"below": "0.15"}, "the estimate", settles="s", support="q")
     result = run([record(published="True", readings=[fails, undecided])]).iloc[0]
     assert result["status"] == "inconclusive" and "too little power" in result["note"]
+    assert result["reading"].startswith("the estimate") and "it does not hold (25.6)" in result["other_readings"]
+    hanging = run([record(published="True", readings=[holds, undecided])]).iloc[0]
+    assert hanging["status"] == "inconclusive"
+    split = run([record(published="True", readings=[holds, undecided, fails])]).iloc[0]
+    assert split["status"] == "depends on the reading"
     both_fail = run([record(published="True", readings=[fails, fails])]).iloc[0]
     assert both_fail["status"] == "differs" and both_fail["reading"].startswith("the bias")
     # An erratum shows every reading it failed under: the first is the row's reading, the others follow.
     assert both_fail["other_readings"] == "read as the bias is at most 5 ('a few percent'), it does not hold (25.6)"
-    assert result["other_readings"] == ""
+
+
+def test_every_reading_and_every_reading_ruled_out_is_a_row_of_the_readings_table():
+    from cvsuite.published.comparison import RULED_OUT, compare_with_readings
+    from cvsuite.published.records import Rejected
+
+    fails = reading("s/t.csv[K=2].percent", "size", {"word": "a few percent"}, "the bias")
+    loose = reading("s/t.csv[K=2].value", "size", {"at_most": "0.2"}, "the value", settles="units", support="q")
+    ruled = Rejected("the bias as a share of the variance", "by a factor of 33", "it measures it against the truth")
+    comparison, readings = compare_with_readings(
+        [record(published="True", readings=[fails, loose], rejected=(ruled,))], TABLES, VAGUE
+    )
+    assert list(readings["reading"]) == [1, 2, ""]
+    assert list(readings["outcome"]) == ["does not hold", "holds", RULED_OUT]
+    assert readings.iloc[1]["settles"] == "units" and readings.iloc[1]["found"] == "0.1528"
+    assert readings.iloc[2]["support"] == "by a factor of 33"
+    assert comparison.loc[0, "rejected"] == (
+        "read as the bias as a share of the variance, ruled out by 'by a factor of 33': "
+        "it measures it against the truth"
+    )
+
+
+def test_a_record_counts_as_a_table_cell_a_number_in_the_text_a_claim_in_words_or_a_cited_number():
+    result = run(
+        [
+            record(table_cell=True),
+            record(id="b"),
+            claim(id="c"),
+            record(id="d", document="ESL", cited_words="about 50%"),
+            record(id="e", readings=[], published="True", not_reproducible="no data"),
+        ]
+    )
+    assert list(result["kind"]) == [
+        "table cell", "number in the text", "claim in words", "cited work's number", "claim in words",
+    ]  # fmt: skip
 
 
 def test_the_words_of_a_record_are_filled_from_the_run_and_its_own_judgement():

@@ -171,12 +171,29 @@ def test_other_readings_need_their_support_and_there_are_at_most_three(tmp_path)
     supported = other + "        support: bias of a few percent\n"
     record = read(tmp_path / "b", claim + "    readings:\n" + supported)[0]
     assert [r.judge for r in record.readings] == ["size", "size"] and record.readings[1].support
-    with pytest.raises(RecordError, match="at most 3 readings"):
-        read(tmp_path / "c", claim + "    readings:\n" + supported * 3)
+    with pytest.raises(RecordError, match="at most 4 readings"):
+        read(tmp_path / "c", claim + "    readings:\n" + supported * 4)
     with pytest.raises(RecordError, match="which ambiguity it settles"):
         read(
             tmp_path / "d", claim + "    readings:\n" + supported.replace("        settles: what a percent is of\n", "")
         )
+
+
+def test_a_reading_ruled_out_keeps_the_documents_words_that_rule_it_out(tmp_path):
+    claim = GOOD.replace("'5.136417'", "'True'").replace(
+        "judge: rounded", "judge: {size: a few percent}\n    measure: the K = 2 bias, in percent"
+    )
+    ruled = (
+        "    rejected:\n      - reading: the bias as a share of the response's variance\n"
+        "        because: by a factor of $33$\n        why: the page measures this bias against the truth\n"
+    )
+    record = read(tmp_path / "a", claim.replace("[K=2].cv_estimate", "[K=2].bias_over_truth") + ruled)[0]
+    assert record.rejected[0].because == "by a factor of $33$" and record.rejected[0].why.startswith("the page")
+    with pytest.raises(RecordError, match="the document's words that rule it out"):
+        read(tmp_path / "b", claim + ruled.replace("        because: by a factor of $33$\n", ""))
+    own = claim + "    settles: what a percent is of\n"
+    with pytest.raises(RecordError, match="both what it settles"):
+        read(tmp_path / "c", own.replace("[K=2].cv_estimate", "[K=2].bias_over_truth"))
 
 
 def test_a_repeated_id_is_refused_naming_both_places(tmp_path):

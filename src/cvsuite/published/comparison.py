@@ -8,16 +8,19 @@ The verdicts, in the order the report counts them:
   record's ``by_construction`` says how), so the match is no evidence;
 - ``consistent``: a re-simulated figure within the allowance of our estimate, by a test with the
   power to say ``differs`` (``judges.within_se``);
-- ``differs``: no reading holds and none is undecided; the note names the settings that moved it, or
-  says none did;
-- ``inconclusive``: no reading holds and some reading's test could not decide (too little power);
+- ``depends on the reading``: the claim holds on at least one reasonable reading and fails on at
+  least one other; every reading is shown with what its judge found, and it is counted neither as
+  an erratum nor as reproduced;
+- ``differs``: every reading fails; the note names the settings that moved it, or says none did;
+- ``inconclusive``: some reading's test could not decide (too little power), and the others leave
+  the verdict open: they agree, or there are none;
 - ``not reproducible``: the documents do not give what the number needs (the note says why);
 - ``not computed at this config``: the rows the statistic needs are not in its table at this config
   (K = 3 was not run), or the study produced no value there; the note says which.
 
-A record's readings decide in order: the first that holds decides, and a stricter reading before it
-that failed becomes the remark. Otherwise the record is ``inconclusive`` if any reading is, and
-``differs`` if none is.
+Every reading of a record is judged. The record is reproduced (or consistent) when every reading
+holds, differs when every reading fails, and depends on the reading when some hold and some fail;
+otherwise some reading is undecided and the verdict could go either way: inconclusive.
 """
 
 from __future__ import annotations
@@ -32,10 +35,12 @@ from cvsuite.published.records import Reading, Record
 from cvsuite.published.statistics import select_rows
 from cvsuite.published.templates import render
 
+DEPENDS = "depends on the reading"
 STATUSES = (
     "reproduced",
     "reproduced by construction",
     "consistent",
+    DEPENDS,
     "differs",
     "inconclusive",
     "not reproducible",
@@ -45,6 +50,7 @@ MATCHED = ("reproduced", "consistent")
 
 COMPARISON_COLUMNS = [
     "claim",
+    "kind",
     "document",
     "section",
     "where",
@@ -58,6 +64,7 @@ COMPARISON_COLUMNS = [
     "se",
     "reading",
     "other_readings",
+    "rejected",
     "remark",
     "allowance",
     "z",
@@ -71,6 +78,26 @@ COMPARISON_COLUMNS = [
     "notes",
     "cited",
 ]
+
+
+# results/readings.csv: one row per reading of every judged record, in the registry's order.
+READING_COLUMNS = ["claim", "reading", "settles", "support", "text", "judge", "statistic", "value", "outcome", "found"]
+OUTCOMES = {"reproduced": "holds", "consistent": "holds", "differs": "does not hold", "inconclusive": "cannot decide"}
+RULED_OUT = "ruled out"  # a reading proposed and ruled out by the documents' own words (``support``; ``found``: why)
+
+# What a record counts as in the report's headline: a printed number (a table's cell, or a number in
+# the text), a claim in words, or a number of a cited work.
+KINDS = ("table cell", "number in the text", "claim in words", "cited work's number")
+
+
+def kind_of(record: Record) -> str:
+    """Which of KINDS a record is: a cited work's number first, then a claim in words (a claim's judge,
+    or a claim asserted that no computation can judge), then a table's cell or a number in the text."""
+    if record.cited_words or record.document != record.quoted_in:
+        return KINDS[3]
+    if record.is_claim or (not record.readings and record.published in ("True", "False")):
+        return KINDS[2]
+    return KINDS[0] if record.table_cell else KINDS[1]
 
 
 @dataclass(frozen=True)
@@ -117,6 +144,10 @@ def _continued(sentence: str) -> str:
     return sentence
 
 
+def _sentence_case(text: str) -> str:
+    return f"{text[0].upper()}{text[1:]}." if text else ""
+
+
 def _join(*parts: str) -> str:
     """Parts of a note in order: after a finished sentence the next starts one, else a semicolon."""
     text = ""
@@ -132,17 +163,31 @@ def _join(*parts: str) -> str:
 
 @dataclass(frozen=True)
 class Decision:
-    """How a record's readings decided: the deciding reading and its judgement, the stricter readings
-    before it that failed, and, when none holds, the other readings that failed beside it."""
+    """How a record's readings decided: its status, every reading with its judgement in order, and the
+    one the row shows (the first reading; for an inconclusive or uncomputed record, the first that
+    could not decide or found no rows)."""
 
-    reading: Reading
-    judgement: Judgement
-    failed_before: tuple[tuple[Reading, Judgement], ...] = ()
-    others: tuple[tuple[Reading, Judgement], ...] = ()
+    status: str
+    judged: tuple[tuple[Reading, Judgement], ...]
+    shown: int = 0
+
+    @property
+    def reading(self) -> Reading:
+        return self.judged[self.shown][0]
+
+    @property
+    def judgement(self) -> Judgement:
+        return self.judged[self.shown][1]
+
+    @property
+    def others(self) -> tuple[tuple[Reading, Judgement], ...]:
+        return tuple(pair for i, pair in enumerate(self.judged) if i != self.shown)
 
 
 def decide(record: Record, tables: dict[str, pd.DataFrame], vague: dict, cache: dict | None = None) -> Decision:
-    """Judge every reading of ``record``; the first that holds decides, else an undecided one, else the first."""
+    """Judge every reading of ``record``: reproduced (or consistent) when every one holds, differs when
+    every one fails, depends on the reading when some hold and some fail; inconclusive when a reading
+    could not decide and the others leave the verdict open; not computed when a reading found no rows."""
     judged: list[tuple[Reading, Judgement]] = []
     for reading in record.readings:
         found = look_up(reading, tables, cache)
@@ -150,23 +195,20 @@ def decide(record: Record, tables: dict[str, pd.DataFrame], vague: dict, cache: 
             judgement = Judgement("not computed at this config", None, "", "", found.missing)
         else:
             judgement = JUDGES[reading.judge](found.evidence, reading.params, record.published, vague)
-        if judgement.status in MATCHED:
-            return Decision(reading, judgement, tuple(judged))
         judged.append((reading, judgement))
-    for status in ("not computed at this config", "inconclusive"):
-        for reading, judgement in judged:
-            if judgement.status == status:
-                return Decision(reading, judgement)
-    return Decision(*judged[0], others=tuple(judged[1:]))
-
-
-def _read_as(judged, vague: dict) -> str:
-    """Readings that failed, each as "read as <reading>, it does not hold (<what the judge found>)"."""
-    return "; ".join(
-        f"read as {_continued(reading_text(r, j, vague).rstrip('.')) or j.rule}, "
-        f"{'the test cannot decide' if j.status == 'inconclusive' else 'it does not hold'} ({j.found})"
-        for r, j in judged
-    )
+    statuses = [j.status for _, j in judged]
+    for status in ("not computed at this config",):
+        if status in statuses:
+            return Decision(status, tuple(judged), statuses.index(status))
+    holds = [s in MATCHED for s in statuses]
+    fails = [s == "differs" for s in statuses]
+    if all(holds):
+        return Decision(statuses[0], tuple(judged))
+    if any(holds) and any(fails):
+        return Decision(DEPENDS, tuple(judged))
+    if all(fails):
+        return Decision("differs", tuple(judged))
+    return Decision("inconclusive", tuple(judged), next(i for i, s in enumerate(statuses) if s == "inconclusive"))
 
 
 def reading_text(reading: Reading, judgement: Judgement, vague: dict) -> str:
@@ -190,19 +232,34 @@ def compare(
     ``config`` (this run's) and the record's own judgement. Never raises for a config: what cannot be
     computed at it says so in its row.
     """
+    return compare_with_readings(records, tables, vague, changes, config)[0]
+
+
+def compare_with_readings(
+    records: list[Record],
+    tables: dict[str, pd.DataFrame],
+    vague: dict,
+    changes: dict[str, str] | None = None,
+    config: dict | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The comparison (as ``compare``) and results/readings.csv: every reading of every judged record,
+    with the ambiguity it settles, its support, what its judge found and whether it holds."""
     changes = changes or {}
-    rows, cache = [], {}
+    rows, readings, cache = [], [], {}
     for record in records:
-        rows.append(_row(record, tables, vague, changes, config, cache))
-    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
+        row, judged = _row(record, tables, vague, changes, config, cache)
+        rows.append(row)
+        readings += judged
+    return pd.DataFrame(rows, columns=COMPARISON_COLUMNS), pd.DataFrame(readings, columns=READING_COLUMNS)
 
 
-def _row(record: Record, tables, vague, changes, config, cache) -> dict:
+def _row(record: Record, tables, vague, changes, config, cache) -> tuple[dict, list[dict]]:
     # A cited work's number is shown in the cited work's words where the registry has them (the record
     # stands at the quoting sentence, its quote); a table cell by its row and column; a sentence quoted.
     where = f"'{record.cited_words}'" if record.cited_words else (record.where or f"'{record.quote}'")
     row = {
         "claim": record.id,
+        "kind": kind_of(record),
         "document": record.document,
         "section": record.section,
         "where": where,
@@ -215,6 +272,10 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
         "se": None,
         "reading": "",
         "other_readings": "",
+        "rejected": "; ".join(
+            f"read as {r.reading}, ruled out by '{r.because}'" + (f": {r.why}" if r.why else "")
+            for r in record.rejected
+        ),
         "allowance": None,
         "z": None,
         "alternative": "",
@@ -236,18 +297,15 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
             "remark": fill(record.remark),
             "erratum": "",
             "note": _join(fill(record.not_reproducible), fill(record.note)),
-        }
+        }, []
     decision = decide(record, tables, vague, cache)
     reading, judgement = decision.reading, decision.judgement
     judged = {"statistic": judgement.value, "se": judgement.se}
-    status = judgement.status
-    if record.by_construction and judgement.matched:
+    status = decision.status
+    # An input matches whatever a test's power: every reading within its allowance is a match.
+    if record.by_construction and all(j.matched for _, j in decision.judged):
         status = "reproduced by construction"
     note = fill(record.note, judged)
-    remark = fill(record.remark, judged)
-    if decision.failed_before:
-        stricter = _read_as(decision.failed_before, vague)
-        remark = _join(f"It holds when {reading.settles}. {stricter[0].upper()}{stricter[1:]}.", remark)
     if status == "inconclusive":
         note = _join(note, f"too little power: {judgement.found}" if judgement.found else "too little power")
     elif status == "not computed at this config":
@@ -262,20 +320,29 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
     if status == "differs":
         moved = f"this run changed {changed}" if changed else "no setting of this study differs from the documents'"
         note = _join(note, moved)
+    texts = [fill(reading_text(r, j, vague), {"statistic": j.value, "se": j.se}) for r, j in decision.judged]
+    verbs = {"holds": "it holds", "does not hold": "it does not hold", "cannot decide": "the test cannot decide"}
+    others = "; ".join(
+        f"read as {_continued((texts[i] or j.rule).rstrip('.'))}, "
+        + verbs.get(OUTCOMES.get(j.status, ""), "it is not computed")
+        + (f" ({j.found})" if j.found else "")
+        for i, (_, j) in enumerate(decision.judged)
+        if i != decision.shown
+    )
     return {
         **row,
         "reproduced": ""
         if judgement.value is None
         else (repr(judgement.value) if isinstance(judgement.value, float) else str(judgement.value)),
-        "reproduced_as_printed": judgement.shown,
+        "reproduced_as_printed": "depends" if status == DEPENDS else judgement.shown,
         "status": status,
         "judge": describe(reading.judge, reading.params),
         "statistic": reading.statistic,
         "se": judgement.se,
-        "reading": fill(reading_text(reading, judgement, vague), judged),
-        # Every other reading an erratum failed under, so the reader sees each one tried.
-        "other_readings": _read_as(decision.others, vague) if status == "differs" else "",
-        "remark": remark,
+        "reading": texts[decision.shown],
+        # Every other reading, each with what its judge found, so the reader sees each one tried.
+        "other_readings": others,
+        "remark": fill(record.remark, judged),
         "allowance": judgement.allowance,
         "z": judgement.z,
         "alternative": reading.params.get("alternative", ""),
@@ -284,7 +351,25 @@ def _row(record: Record, tables, vague, changes, config, cache) -> dict:
         "changed_settings": changed,
         "study": reading.reference.study,
         "table": reading.reference.table,
-    }
+    }, [
+        {
+            "claim": record.id,
+            "reading": i + 1,
+            "settles": r.settles,
+            "support": r.support or r.source,
+            "text": texts[i] or _sentence_case(j.rule),
+            "judge": describe(r.judge, r.params),
+            "statistic": r.statistic,
+            "value": "" if j.value is None else (repr(j.value) if isinstance(j.value, float) else str(j.value)),
+            "outcome": OUTCOMES.get(j.status, "not computed"),
+            "found": j.found,
+        }
+        for i, (r, j) in enumerate(decision.judged)
+    ] + [
+        {"claim": record.id, "reading": "", "settles": "", "support": r.because, "text": r.reading, "judge": "",
+         "statistic": "", "value": "", "outcome": RULED_OUT, "found": r.why}
+        for r in record.rejected
+    ]  # fmt: skip
 
 
 def verdict_counts(comparison: pd.DataFrame) -> dict[str, int]:

@@ -43,6 +43,9 @@ def _size_words(params, vague) -> str:
     reads=lambda column, params: (params["over"],) if "over" in params else (),
     many_rows=True,
     words=_size_words,
+    plain="""A size computed without sampling noise (an exact expectation, a table's own figures, a count). It
+    must lie within a bound: the sentence's own number ("more than half"), or the bound of its vague word
+    on that word's scale (below). Divided by a total, it is the share of the cases the claim holds on.""",
 )
 def size(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """A size against a bound: the statistic is at most, at least, below or above a number, the
@@ -108,6 +111,9 @@ def _identity_words(params, vague) -> str:
     reads=lambda column, params: (params["equals_column"],) if "equals_column" in params else (),
     many_rows=True,
     words=_identity_words,
+    plain="""A fact of a procedure or of a formula (the number of fits, the size of a fold, a closed form against
+    a numerical solve): two numbers must be equal, to the tolerance of the arithmetic where one is
+    given. One counterexample refutes it.""",
 )
 def identity(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """An exact fact of a procedure or a formula (a count of fits, a fold assignment, a closed form
@@ -147,6 +153,7 @@ def _monotone_words(params, vague) -> str:
     reads=lambda column, params: tuple(params[k] for k in ("rises_along", "falls_along", "per") if k in params),
     many_rows=True,
     words=_monotone_words,
+    plain="""A curve computed without sampling noise must rise (or fall) at every step along its parameter.""",
 )
 def monotone(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """How a quantity moves along a parameter: strictly rises (or falls) at every step of ``along``
@@ -192,6 +199,8 @@ def _interior_words(params, vague) -> str:
     reads=lambda column, params: tuple(params[k] for k in ("along", "per") if k in params),
     many_rows=True,
     words=_interior_words,
+    plain="""A curve computed without sampling noise must be least strictly inside its range: it falls, then
+    climbs.""",
 )
 def interior_minimum(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """Where a curve turns: its least value lies strictly inside the range of ``along`` (in each group

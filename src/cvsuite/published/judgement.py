@@ -83,6 +83,7 @@ class Judge:
     reads: Callable = field(default=lambda column, params: ())
     many_rows: bool = False
     doc: str = ""
+    plain: str = ""  # the rule in plain words for a reader who reads no code: the guide to the verdicts
 
     def check(self, params: dict[str, str], vague: dict[str, dict[str, str]]) -> str:
         """What is wrong with ``params`` for this judge, or ""."""
@@ -103,8 +104,9 @@ class Judge:
         return self.run(evidence, params, printed, vague)
 
 
-def judge(registry: dict, name: str, kind: str, *, takes=(), needs=(), reads=None, many_rows=False, words):
-    """Register the decorated function as the judge ``name`` in ``registry``."""
+def judge(registry: dict, name: str, kind: str, *, takes=(), needs=(), reads=None, many_rows=False, words, plain):
+    """Register the decorated function as the judge ``name`` in ``registry``; ``plain`` is its rule in
+    plain words, as the guide to the verdicts shows it."""
 
     def register(run: Callable) -> Callable:
         registry[name] = Judge(
@@ -117,6 +119,7 @@ def judge(registry: dict, name: str, kind: str, *, takes=(), needs=(), reads=Non
             reads or (lambda column, params: ()),
             many_rows,
             (run.__doc__ or "").strip(),
+            " ".join(plain.split()),
         )
         return run
 

@@ -82,6 +82,12 @@ def _z(difference: float, se: float) -> float:
     reads=lambda column, params: (f"{column}_se",),
     many_rows=True,
     words=_sign_words,
+    plain="""An estimate with sampling noise (a mean over simulated datasets, or the difference of two things
+    measured on the same datasets). It must lie on the claimed side of a reference by more than 2 of its
+    standard errors. It differs only when it lies more than 2 standard errors on the other side; in
+    between, the test cannot decide, and the verdict says the smallest effect it would have seen. An
+    effect the sentence says exists, of either sign ("depends on K", "can be high"), is never refuted by
+    a test that does not see it.""",
 )
 def sign(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """The sign of an estimate: it lies above (or below) a reference by more than ``se`` (2) of its
@@ -139,6 +145,9 @@ def _sign_test_words(params, vague) -> str:
     needs=("of",),
     reads=lambda column, params: (params["of"],),
     words=_sign_test_words,
+    plain="""That something is systematic, not the luck of one draw: of many draws, more fall on the claimed
+    side than a fair coin would put there (a one-sided sign test at the 5% level). One extreme draw counts
+    once, as it would not in a mean.""",
 )
 def sign_test(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """That an effect is systematic rather than the noise of one draw: of ``of`` draws, the statistic

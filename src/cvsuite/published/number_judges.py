@@ -25,7 +25,15 @@ def _rounded_words(params, vague) -> str:
     return "written at the printed precision, it reads as printed"
 
 
-@judge(NUMBER_JUDGES, "rounded", "number", takes=("figures",), words=_rounded_words)
+@judge(
+    NUMBER_JUDGES,
+    "rounded",
+    "number",
+    takes=("figures",),
+    words=_rounded_words,
+    plain="""A printed number. Ours, written with as many decimals as the document prints (or, for a number
+    printed at a few significant figures, as many figures), must read exactly as printed.""",
+)
 def rounded(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """The reproduced value, written at the printed precision (rounded as the listings' f-strings do),
     reads as printed; with ``figures: significant``, rounded to the significant figures the printed
@@ -41,7 +49,13 @@ def rounded(evidence: Evidence, params, printed: str, vague) -> Judgement:
     return Judgement(status, number, shown, _rounded_words(params, vague))
 
 
-@judge(NUMBER_JUDGES, "exact", "number", words=lambda p, v: "its text reads as printed")
+@judge(
+    NUMBER_JUDGES,
+    "exact",
+    "number",
+    words=lambda p, v: "its text reads as printed",
+    plain="A printed text (a label, a version, a printed True) must read exactly as printed.",
+)
 def exact(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """The reproduced text equals the printed text (a label, a version, the listing's printed True).
     Deterministic."""
@@ -68,6 +82,10 @@ def _within_se_words(params, vague) -> str:
     needs=("alternative",),
     reads=lambda column, params: (f"{column}_se",),
     words=_within_se_words,
+    plain="""A number the documents cite from a simulation, which we re-run. The printed figure must lie within
+    2 standard errors of our estimate, and it is called consistent only when that allowance is at most a
+    quarter of the distance to the value the claim argues against, so that the test could have told them
+    apart; otherwise it is inconclusive. Outside the allowance it differs.""",
 )
 def within_se(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """A re-simulated figure: the published value lies within ALLOWANCE_SE standard errors of our

@@ -12,9 +12,14 @@ with its quote as printed, so that a referee reads the rule beside the sentence.
   ``cvsuite.published.statistics``), and ``judge``: the named rule that decides
   (``cvsuite.published.judges``), with its parameters; a claim's ``measure`` says in words what the
   statistic is, and the judge's rule completes the sentence: that sentence is the reading;
-- ``readings``: at most two other reasonable readings, each with its own statistic, judge and
+- ``readings``: at most three other reasonable readings, each with its own statistic, judge and
   measure, the ambiguity it settles (``settles``) and its ``support``: a quote from the documents
-  (tested verbatim) or a named ``source`` section. The first reading that holds decides;
+  (tested verbatim) or a named ``source`` section; the record's own reading, the document's most
+  plausible, may say what it settles and its support too. Every reading is judged: the claim is
+  reproduced when every one holds, differs when every one fails, and depends on the reading when
+  some hold and some fail (``cvsuite.published.comparison``);
+- ``rejected``: readings proposed and ruled out, each with the reading in words (``reading``) and
+  the document's own words that rule it out (``because``, tested verbatim), and ``why`` they do;
 - ``by_construction`` (what made a match no evidence), ``not_reproducible`` (why the documents do
   not give what the number needs), ``erratum``, ``remark``, ``note`` (each at most 600 characters
   as rendered, with ``${...}`` placeholders for every computed number), ``figure``, and ``notes``
@@ -52,15 +57,17 @@ DOCUMENTS = {
 }
 WORDED_FIELDS = ("note", "remark", "erratum", "measure")  # the fields whose numbers are placeholders
 MAX_WORDED = 600  # characters of a note, remark or erratum as rendered
-MAX_READINGS = 3  # the record's own reading and at most two others
+MAX_READINGS = 4  # the record's own reading and at most three others
 
 RECORD_KEYS = {
     "id", "section", "quote", "where", "sentence", "cited", "published", "statistic", "judge", "measure",
     "readings", "by_construction", "not_reproducible", "erratum", "remark", "note", "figure", "notes",
+    "settles", "support", "rejected",
 }  # fmt: skip
 BLOCK_KEYS = (RECORD_KEYS - {"id", "published", "where"}) | {"table", "cells"}
 CELL_KEYS = RECORD_KEYS - {"section", "quote"}
 READING_KEYS = {"statistic", "judge", "measure", "settles", "support", "source"}
+REJECTED_KEYS = {"reading", "because", "why"}
 _ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 _FIGURE = re.compile(r"^[a-z0-9_]+/[a-z0-9_]+\.png$")
 _NOTES = re.compile(r"^[a-z0-9_]+(#[a-z0-9-]+)?$")
@@ -85,6 +92,16 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class Rejected:
+    """A reading proposed and ruled out: the reading in words, the document's words that rule it out
+    (verbatim), and why they do."""
+
+    reading: str
+    because: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class Record:
     """One registered number or claim, validated."""
 
@@ -106,6 +123,8 @@ class Record:
     note: str = ""
     figure: str = ""
     notes: str = ""
+    rejected: tuple[Rejected, ...] = ()
+    table_cell: bool = False  # a cell of a printed table (a ``table:`` block), not a number in the text
 
     @property
     def reading(self) -> Reading | None:
@@ -188,7 +207,7 @@ def _block(block: dict, document: str, label: str, declared, vague) -> list[Reco
             raise RecordError(
                 f"{cell_origin}: cell '{cell.get('id', '')}' of '{block['table']}' needs 'where': its row and column"
             )
-        records.append(_record({**shared, **cell}, document, cell_origin, declared, vague))
+        records.append(_record({**shared, **cell}, document, cell_origin, declared, vague, table_cell=True))
     return records
 
 
@@ -199,7 +218,7 @@ def _text(entry: dict, key: str, origin: str, ident: str) -> str:
     return value.strip()
 
 
-def _record(entry: dict, document: str, origin: str, declared, vague) -> Record:
+def _record(entry: dict, document: str, origin: str, declared, vague, table_cell: bool = False) -> Record:
     ident = entry.get("id", "") if isinstance(entry.get("id", ""), str) else ""
 
     def refuse(why: str) -> RecordError:
@@ -212,7 +231,7 @@ def _record(entry: dict, document: str, origin: str, declared, vague) -> Record:
         raise refuse("the id is empty")
     if not _ID.match(ident):
         raise refuse("the id may hold only lower-case letters, digits, '.', '_' and '-'")
-    text = {key: _text(entry, key, origin, ident) for key in RECORD_KEYS - {"cited", "readings", "judge"}}
+    text = {key: _text(entry, key, origin, ident) for key in RECORD_KEYS - {"cited", "readings", "judge", "rejected"}}
     for key in ("section", "quote", "published"):
         if not text[key]:
             raise refuse(f"'{key}' is empty")
@@ -223,7 +242,7 @@ def _record(entry: dict, document: str, origin: str, declared, vague) -> Record:
             raise refuse("'cited' must name the cited work ('work') and may give its own words ('words')")
         work, words = cited["work"].strip(), str(cited.get("words", "")).strip()
     if text["not_reproducible"]:
-        if "statistic" in entry or "judge" in entry or "readings" in entry:
+        if {"statistic", "judge", "readings", "settles", "support"} & set(entry):
             raise refuse("a number that is not reproducible points at no statistic and has no judge")
         if text["erratum"]:
             raise refuse("an erratum needs a judge that can say 'differs'")
@@ -231,10 +250,10 @@ def _record(entry: dict, document: str, origin: str, declared, vague) -> Record:
     else:
         if "statistic" not in entry or "judge" not in entry:
             raise refuse("a record needs its statistic and its judge (or 'not_reproducible', saying why)")
+        own_keys = ("statistic", "judge", "measure", "settles", "support")
         own = _reading(
-            {"statistic": entry["statistic"], "judge": entry["judge"], "measure": entry.get("measure", "")},
-            refuse, declared, vague, text["published"], own=True,
-        )  # fmt: skip
+            {k: entry[k] for k in own_keys if k in entry}, refuse, declared, vague, text["published"], own=True
+        )
         others = entry.get("readings", [])
         if not isinstance(others, list):
             raise refuse("'readings' must be a list of readings")
@@ -251,6 +270,7 @@ def _record(entry: dict, document: str, origin: str, declared, vague) -> Record:
         problem = check_placeholders(text[key], declared)
         if problem:
             raise refuse(f"{key}: {problem}")
+    rejected = _rejected(entry.get("rejected", []), refuse)
     return Record(
         id=ident,
         document=work,
@@ -270,7 +290,31 @@ def _record(entry: dict, document: str, origin: str, declared, vague) -> Record:
         note=text["note"],
         figure=text["figure"],
         notes=text["notes"],
+        rejected=rejected,
+        table_cell=table_cell,
     )
+
+
+def _rejected(entries, refuse) -> tuple[Rejected, ...]:
+    """The readings a record keeps as ruled out, each with the document's words that rule it out."""
+    if not isinstance(entries, list):
+        raise refuse("'rejected' must be a list of readings ruled out")
+    out = []
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise refuse("a rejected reading must be a mapping")
+        unknown = sorted(set(entry) - REJECTED_KEYS)
+        if unknown:
+            raise refuse(f"a rejected reading has unknown key(s) {', '.join(unknown)}")
+        texts = {k: " ".join(str(entry.get(k, "")).split()) for k in REJECTED_KEYS}
+        if not texts["reading"] or not texts["because"]:
+            raise refuse(
+                "a rejected reading needs the reading ('reading') and the document's words that rule it out ('because')"
+            )
+        if len(texts["reading"]) + len(texts["why"]) > MAX_WORDED:
+            raise refuse(f"a rejected reading and its why run to at most {MAX_WORDED} characters")
+        out.append(Rejected(texts["reading"], texts["because"], texts["why"]))
+    return tuple(out)
 
 
 def _reading(entry, refuse, declared, vague, published: str, own: bool) -> Reading:
@@ -313,6 +357,10 @@ def _reading(entry, refuse, declared, vague, published: str, own: bool) -> Readi
             raise refuse(f"published figure {err}") from None
     if judge.kind == "claim" and not str(entry.get("measure", "")).strip():
         raise refuse(f"a claim's reading needs its 'measure': what {statistic} is, in words")
+    if own and (entry.get("settles") or entry.get("support")) and not (entry.get("settles") and entry.get("support")):
+        raise refuse(
+            "the record's own reading gives both what it settles ('settles') and its support ('support'), or neither"
+        )
     return Reading(
         statistic=statistic,
         judge=name,

@@ -1,28 +1,49 @@
 """results/REPORT.md: the comparison for reading.
 
-It opens with the count of every verdict (never adding the numbers reproduced by construction to
-the reproduced ones), the settings this run changed from the documents', the errata (where a
-document is wrong under the most plausible reading of its sentence, or contradicts itself), each
-with the reading tested and its evidence, and then the remarks (what is true but imprecise, or true
-only under a looser reading than a strict one: never counted as errors); then one section per study
-with its figures and, for each published number, where it stands, the figure that shows it and the
-verdict.
+It opens with the records counted by kind (a printed table's cells, numbers in the text, claims in
+words, the cited works' numbers), each with its verdicts (never adding the numbers reproduced by
+construction to the reproduced ones), the settings this run changed from the documents', the errata
+grouped into findings (where a document is wrong on every reasonable reading of its sentence, or
+contradicts itself), the claims that depend on their reading, each with every reading tried, what
+it found, and the readings ruled out, then the remarks (what a reader would act on that a verdict
+does not say: never counted as errors), and how claims in words are judged; then one section per
+study with its figures and, for each published number, where it stands, the figure that shows it and
+the verdict.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
-from cvsuite.published.comparison import verdict_counts
+from cvsuite.published.comparison import DEPENDS, KINDS, verdict_counts
+from cvsuite.published.findings import (
+    UNMOVED_NOTE,
+    by_finding,
+    depending,
+    errata,
+    grouped_by_remark,
+    readings_of,
+    remarks,
+    without_unmoved,
+)
 from cvsuite.published.judges import ALLOWANCE_SE, JUDGES, POWER_FRACTION
+from cvsuite.published.judging_guide import ANCHOR as GUIDE_ANCHOR
+from cvsuite.published.judging_guide import guide_markdown, judge_anchor
+from cvsuite.published.markdown import markdown_cell, markdown_table
+from cvsuite.published.scales import Scales
+
+__all__ = [
+    "UNMOVED_NOTE", "by_finding", "errata", "grouped_by_remark", "markdown_cell", "markdown_table", "remarks",
+    "without_unmoved",
+]  # fmt: skip
 
 MARKS = {
     "reproduced": "✅ reproduced",
     "reproduced by construction": "☑️ reproduced by construction",
     "consistent": "🟰 consistent",
+    DEPENDS: "⚖️ depends on the reading",
     "differs": "❌ differs",
     "inconclusive": "❔ inconclusive",
     "not reproducible": "⚪ not reproducible",
@@ -35,8 +56,10 @@ MEANINGS = {
     "(the recovered twelve-point table, a calibrated parameter, a setting inferred from the figure): no evidence",
     "consistent": f"a re-simulated figure within {ALLOWANCE_SE:g} standard errors of our estimate, by a test whose "
     f"allowance is at most {POWER_FRACTION:g} of the distance to the value the claim argues against",
-    "differs": "it fails under every reasonable reading the record lists (the first, the document's most plausible, "
-    "is the row's reading); the erratum and note say by how much and which settings, if any, moved it",
+    DEPENDS: "it holds on at least one reasonable reading of its sentence and fails on at least one other; "
+    "the readings are listed with what each found, and it is counted neither as an erratum nor as reproduced",
+    "differs": "it fails on every reasonable reading listed (the first is the document's most plausible); the "
+    "erratum and note say by how much and which settings, if any, moved it",
     "inconclusive": "the test cannot decide: a figure within the allowance but too few simulated datasets to tell it "
     "from its alternative, or a claim the evidence decides neither way (never a non-detection read as a refutation)",
     "not reproducible": "the documents do not give what the number needs (data the suite does not have, a "
@@ -56,37 +79,42 @@ class StudySection:
     tables: list[tuple[str, pd.DataFrame]] = field(default_factory=list)  # (results path, table to show)
 
 
-def markdown_cell(text) -> str:
-    """A value as a Markdown table cell: empty for a missing one, and a '|' of its own escaped."""
-    if text is None or (isinstance(text, float) and pd.isna(text)):
-        return ""
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 _cell = markdown_cell  # the short name the long lines below use
 
 
+# Each kind of record as the headline counts it, in the plural.
+KIND_WORDS = {
+    "table cell": "cells of printed tables",
+    "number in the text": "numbers in the text",
+    "claim in words": "claims in words",
+    "cited work's number": "numbers of the works cited",
+}
+
+
 def verdict_line(comparison: pd.DataFrame) -> str:
-    """**N published numbers: a reproduced, b reproduced by construction, ...** (zeros left out)."""
+    """**N records: a cells of printed tables, ...; b reproduced, c reproduced by construction, ...**
+    (zeros left out): what the records are, by kind, then their verdicts."""
     counts = verdict_counts(comparison)
     parts = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-    return f"**{len(comparison)} published numbers: {parts}.**"
+    if "kind" not in comparison:
+        return f"**{len(comparison)} records: {parts}.**"
+    kinds = comparison["kind"].value_counts()
+    what = ", ".join(f"{int(kinds[k])} {KIND_WORDS[k]}" for k in KINDS if kinds.get(k, 0))
+    return f"**{len(comparison)} records ({what}): {parts}.**"
 
 
-def errata(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Where the documents are wrong: every number that differs with no setting changed from theirs.
-
-    Inconsistencies inside a document and conclusions its numbers do not carry are registered as
-    claims of their own (a rounding convention, an inference tested as one), so they are here too.
-    """
-    differs = comparison["status"] == "differs"
-    unmoved = comparison["changed_settings"].fillna("") == ""
-    return comparison[differs & unmoved]
-
-
-def remarks(comparison: pd.DataFrame) -> pd.DataFrame:
-    """Every row with a remark: true but imprecise, or failing only a stricter reading than the one tested."""
-    return comparison[comparison["remark"].fillna("").str.len() > 0]
+def kind_table(comparison: pd.DataFrame) -> list[str]:
+    """The records by kind, each with its verdicts, and their total."""
+    shown = [s for s, n in verdict_counts(comparison).items() if n]
+    lines = ["| records | all | " + " | ".join(shown) + " |", "|---|---|" + "---|" * len(shown)]
+    for kind in KINDS:
+        rows = comparison[comparison["kind"] == kind]
+        if len(rows):
+            counts = verdict_counts(rows)
+            lines.append(f"| {KIND_WORDS[kind]} | {len(rows)} | " + " | ".join(str(counts[s]) for s in shown) + " |")
+    total = verdict_counts(comparison)
+    lines.append(f"| **all** | **{len(comparison)}** | " + " | ".join(f"**{total[s]}**" for s in shown) + " |")
+    return lines + [""]
 
 
 def versions_line(versions: dict[str, dict[str, str]]) -> str:
@@ -110,6 +138,7 @@ SHORT_VERDICTS = {
     "reproduced": "reproduced",
     "reproduced by construction": "by construction",
     "consistent": "consistent",
+    DEPENDS: "depends on the reading",
     "differs": "differs",
     "inconclusive": "inconclusive",
     "not reproducible": "not reproducible",
@@ -145,25 +174,24 @@ def render_report(
     changes: list[tuple] = (),
     versions: dict | None = None,
     coverage: pd.DataFrame | None = None,
+    readings: pd.DataFrame | None = None,
+    scales: Scales | None = None,
 ) -> str:
-    """Markdown: verdicts, the census's coverage, changed settings, errata, then per study its
-    figures and numbers."""
+    """Markdown: the records by kind and verdict, the census's coverage, changed settings, the errata,
+    the claims that depend on their reading, the remarks, how claims are judged, then per study its
+    figures and numbers. ``readings`` is results/readings.csv; ``scales`` the scales of vague words."""
     counts = verdict_counts(comparison)
-    lines = [
-        "# Published and reproduced",
-        "",
-        verdict_line(comparison),
-        "",
-        "| verdict | numbers | what it means |",
-        "|---|---|---|",
-    ]
+    lines = ["# Published and reproduced", "", verdict_line(comparison), ""]
+    if "kind" in comparison:
+        lines += kind_table(comparison)
+    lines += ["| verdict | records | what it means |", "|---|---|---|"]
     lines += [f"| {MARKS[status]} | {n} | {MEANINGS[status]} |" for status, n in counts.items()]
     lines += [
         "",
-        "Every number the documents print, from the registry (`registry/<document>.yaml`, one record each), "
-        "beside the number the workflow just computed (`results/comparison.csv`, which also names each "
-        "record's judge and statistic, and gives each re-simulated figure's standard error, allowance, z "
-        "and alternative).",
+        "Every number and claim the documents print is a record of the registry (`registry/<document>.yaml`), "
+        "beside what the workflow just computed (`results/comparison.csv`, which also names each record's "
+        "rule and statistic; every reading of a claim, with what it found, is in `results/readings.csv`). "
+        f"How claims in words are judged: [the rules and the scales of vague words](#{GUIDE_ANCHOR}).",
         "",
     ]
     if versions:
@@ -183,14 +211,19 @@ def render_report(
     else:
         lines += ["None: this run uses the documents' settings (the defaults of `schemas/config.schema.yaml`).", ""]
     lines += ["## Contents", ""] + (["- [Coverage](#coverage)"] if coverage is not None else [])
-    lines += ["- [Errata](#errata)", "- [Remarks](#remarks)"]
+    lines += ["- [Errata](#errata)", "- [Depends on the reading](#depends-on-the-reading)", "- [Remarks](#remarks)"]
+    lines += [f"- [How claims in words are judged](#{GUIDE_ANCHOR})"] if scales is not None else []
     lines += [f"- [{s.title}](#{s.name.replace('_', '-')})" for s in studies]
     leftover = comparison[~comparison["study"].isin([s.name for s in studies])]
     if len(leftover):
         lines.append("- [Numbers no study computes](#numbers-no-study-computes)")
     lines.append("")
-    lines += ['<a id="errata"></a>', "## Errata", ""] + _errata_lines(errata(comparison)) + [""]
+    lines += ['<a id="errata"></a>', "## Errata", ""] + _errata_lines(errata(comparison), readings) + [""]
+    lines += ['<a id="depends-on-the-reading"></a>', "## Depends on the reading", ""]
+    lines += _depending_lines(depending(comparison), readings) + [""]
     lines += ['<a id="remarks"></a>', "## Remarks", ""] + _remark_lines(remarks(comparison)) + [""]
+    if scales is not None:
+        lines += guide_markdown(scales)
     for study in studies:
         rows = comparison[comparison["study"] == study.name]
         summary = verdict_line(rows) if len(rows) else "no registered numbers"
@@ -243,103 +276,93 @@ def figure_anchor(path: str) -> str:
     return f"fig-{study}-{name}"
 
 
-# What compare() adds to the note of every differs row at the documents' settings: in the Errata,
-# which lists only those, it would be said once per row.
-UNMOVED_NOTE = "no setting of this study differs from the documents'"
-
-
-def without_unmoved(note) -> str:
-    """A differs row's note without the clause that no setting moved (after a semicolon, as a
-    sentence of its own, or alone)."""
-    text = str(note)
-    for ending in (f"; {UNMOVED_NOTE}", f" {UNMOVED_NOTE[0].upper()}{UNMOVED_NOTE[1:]}", UNMOVED_NOTE):
-        if text.endswith(ending):
-            return text.removesuffix(ending)
-    return text
-
-
 def _sentence(text: str) -> str:
     """Text as a sentence of its own: capitalised, ending with a full stop."""
     text = text.strip()
     return f"{text[0].upper()}{text[1:]}{'' if text.endswith('.') else '.'}" if text else ""
 
 
-def by_finding(rows: pd.DataFrame) -> dict[str, list]:
-    """Rows (itertuples) grouped by finding: rows that share an erratum's text are one finding, in order of
-    first appearance; a row without one is a finding of its own, keyed by its claim."""
-    findings: dict[str, list] = {}
-    for r in rows.itertuples():
-        key = r.erratum if isinstance(r.erratum, str) and r.erratum else r.claim
-        findings.setdefault(key, []).append(r)
-    return findings
+def _where(r) -> str:
+    return _cell(f"{r.document}, {r.section}: {r.where}" if r.section else f"{r.document}: {r.where}")
 
 
-def grouped_by_remark(rows: pd.DataFrame) -> dict[str, list]:
-    """Rows (itertuples) grouped by their remark's text, in order of first appearance."""
-    remarks: dict[str, list] = {}
-    for r in rows.itertuples():
-        remarks.setdefault(r.remark, []).append(r)
-    return remarks
+def readings_table(judged: list[dict], ruled_out: list[dict]) -> list[str]:
+    """A record's readings as a small table (each reading, what its rule found, whether it holds), then
+    the readings ruled out by the documents' own words, each with those words."""
+    lines = []
+    if judged:
+        lines += ["| reading | what it found | holds? |", "|---|---|---|"]
+        for r in judged:
+            label = f"**{_cell(r['settles'])}:** " if r["settles"] else ""
+            rule = r["judge"].split("(", 1)[0]
+            how = f" ([rule](#{judge_anchor(rule)}))" if rule in JUDGES else ""
+            lines.append(f"| {r['reading']}. {label}{_cell(r['text'])}{how} | {_cell(r['found'])} | {r['outcome']} |")
+        lines.append("")
+    for r in ruled_out:
+        why = f" {_sentence(r['found'])}" if r["found"] else ""
+        lines.append(f'*Also considered:* {_sentence(r["text"])} Ruled out by "{_cell(r["support"])}".{why}')
+        lines.append("")
+    return lines
 
 
-def _errata_lines(rows: pd.DataFrame) -> list[str]:
-    """One bullet per finding: the erratum (or, for an unannotated row, the row itself), our number,
-    its figure, then every sentence of the documents it concerns, each with its registry id."""
+def _finding_lines(groups: dict[str, list], readings, lead) -> list[str]:
+    """One subsection per finding: its lead (the erratum's words), then each part: the sentence, the
+    record, every reading with what it found, the readings ruled out, and the note."""
+    out = []
+    for number, group in enumerate(groups.values(), 1):
+        out += [f"### {number}. {_sentence(lead(group))}", ""]
+        for r in group:
+            figure = f" [Figure](#{figure_anchor(r.figure)})." if isinstance(r.figure, str) and r.figure else ""
+            out += [f"*The document says* ({_where(r)}) (`{r.claim}`).{figure}", ""]
+            out += readings_table(*readings_of(readings, r.claim))
+            note = without_unmoved(r.note)
+            if note:
+                out += [f"*Why:* {_sentence(_cell(note))}", ""]
+    return out
+
+
+def _errata_lines(rows: pd.DataFrame, readings: pd.DataFrame | None) -> list[str]:
+    """The errata, one subsection per finding (records that share a sentence or the same evidence)."""
     if rows.empty:
         return ["No published number differs from what the documents' own settings give."]
     findings = by_finding(rows)
     out = [
-        f"{len(rows)} published numbers differ from what the documents' own settings give, "
-        f"{len(findings)} findings (also `results/site/errata.html`, with each figure). Each fails every "
-        "reasonable reading its record lists; the reading shown is the one the document's own context supports:",
+        f"{len(findings)} findings, from {len(rows)} records, where a document is wrong at its own settings "
+        "(also `results/site/errata.html`, with each figure). Records that share a sentence or rest on the "
+        "same evidence are one finding. Each fails on every reading listed beside it; the first is the "
+        "document's most plausible.",
         "",
     ]
-    for key, group in findings.items():
-        first = group[0]
-        finding = f"**{_cell(first.erratum)}.** " if key == first.erratum else ""
-        figures = dict.fromkeys(r.figure for r in group if isinstance(r.figure, str) and r.figure)
-        links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
-        notes = dict.fromkeys(without_unmoved(r.note) for r in group)
-        readings = dict.fromkeys(_cell(r.reading) for r in group if isinstance(r.reading, str) and r.reading)
-        evidence = dict.fromkeys(
-            f"`{_cell(r.judge)}` on `{_cell(r.statistic)}`"
-            for r in group
-            if isinstance(r.statistic, str) and r.statistic
-        )
-        sentences = "; ".join(
-            f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)}, published "
-            f"{shown_value(r, 'published')}, reproduced {shown_value(r, 'reproduced')} (`{r.claim}`)"
-            for r in group
-        )
-        others = dict.fromkeys(
-            _cell(r.other_readings) for r in group if isinstance(r.other_readings, str) and r.other_readings
-        )
-        tested = f" *Reading tested:* {' / '.join(readings)}" if readings else ""
-        tested += f" *Also tried:* {_sentence(' / '.join(others))}" if others else ""
-        read = f" *Judged by:* {', '.join(evidence)}." if evidence else ""
-        out.append(f"- {finding}{sentences}{links}.{tested}{read} {' '.join(_cell(n) for n in notes if n)}")
-    return out
+    return out + _finding_lines(findings, readings, lambda group: group[0].erratum or group[0].claim)
+
+
+def _depending_lines(rows: pd.DataFrame, readings: pd.DataFrame | None) -> list[str]:
+    """The claims that hold on one reasonable reading and fail on another, one subsection per sentence."""
+    if rows.empty:
+        return ["No claim holds on one reasonable reading and fails on another."]
+    groups = by_finding(rows)
+    out = [
+        f"{len(rows)} records hold on at least one reasonable reading of their sentence and fail on at least "
+        "one other. Neither errata nor reproduced, each is shown with every reading and what it found.",
+        "",
+    ]
+    return out + _finding_lines(groups, readings, lambda group: f"'{group[0].where.strip(chr(39))}'")
 
 
 def _remark_lines(rows: pd.DataFrame) -> list[str]:
-    """One bullet per remark (each once, with every sentence it concerns): what the row's verdict does
-    not say, because it fails only a stricter reading than the one the document's context supports."""
+    """One bullet per remark (each once, with every sentence it concerns)."""
     if rows.empty:
         return ["No remark."]
     by_remark = grouped_by_remark(rows)
     out = [
-        f"{len(by_remark)} remarks on {len(rows)} published numbers (also `results/site/errata.html#remarks`): "
-        "true but imprecise, or failing only a stricter reading than the one tested. None is counted as an erratum.",
+        f"{len(by_remark)} remarks on {len(rows)} records: what a reader would act on that the verdict does not "
+        "say. None is counted as an erratum.",
         "",
     ]
     for remark, group in by_remark.items():
         figures = dict.fromkeys(r.figure for r in group if isinstance(r.figure, str) and r.figure)
         links = "".join(f" ([figure](#{figure_anchor(path)}))" for path in figures)
-        sentences = "; ".join(
-            f"{_cell(f'{r.document}, {r.section}' if r.section else r.document)}: {_cell(r.where)} "
-            f"({MARKS.get(r.status, r.status)}, `{r.claim}`)"
-            for r in group
-        )
+        sentences = "; ".join(f"{_where(r)} ({MARKS.get(r.status, r.status)}, `{r.claim}`)" for r in group)
         out.append(f"- {_cell(remark)} *Concerns* {sentences}{links}.")
     return out
 
@@ -355,30 +378,3 @@ def _claims_table(rows: pd.DataFrame, study: str) -> list[str]:
             f"{MARKS.get(r.status, r.status)} | {_cell(r.note)} |"
         )
     return out + [""]
-
-
-def markdown_table(table: pd.DataFrame) -> list[str]:
-    """A small table as Markdown: floats to four significant digits, or as many more (up to ten) as
-    a column needs for values that differ to read differently (the solvers' norms 81,050.6 and
-    81,049.0 both read 8.105e+04 at four); a missing value as a dash."""
-    digits = {name: _digits_that_separate(table[name]) for name in table.columns}
-
-    def cell(value, name) -> str:
-        if isinstance(value, float):
-            return "—" if np.isnan(value) else f"{value:.{digits[name]}g}"
-        return _cell(value)
-
-    out = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
-    out += [
-        "| " + " | ".join(cell(v, name) for v, name in zip(row, table.columns)) + " |"
-        for row in table.itertuples(index=False)
-    ]
-    return out + [""]
-
-
-def _digits_that_separate(column: pd.Series, least: int = 4, most: int = 10) -> int:
-    values = [v for v in column if isinstance(v, float) and not np.isnan(v)]
-    for digits in range(least, most):
-        if len({f"{v:.{digits}g}" for v in values}) == len(set(values)):
-            return digits
-    return most

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 
 from cvsuite.published.comparison import verdict_counts
-from cvsuite.published.report import markdown_cell as _cell
+from cvsuite.published.markdown import markdown_cell as _cell
 from cvsuite.published.site_summary import SHORT
 
 

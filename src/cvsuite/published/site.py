@@ -30,19 +30,22 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from cvsuite.methods.printed_numbers import parse_printed
-from cvsuite.published.comparison import STATUSES, verdict_counts
-from cvsuite.published.notes_page import notes_html
-from cvsuite.published.report import (
-    MEANINGS,
+from cvsuite.published.comparison import DEPENDS, STATUSES, verdict_counts
+from cvsuite.published.findings import (
     by_finding,
+    depending,
     errata,
-    figure_anchor,
     grouped_by_remark,
-    is_claim,
+    readings_of,
     remarks,
-    shown_value,
     without_unmoved,
 )
+from cvsuite.published.judges import JUDGES
+from cvsuite.published.judging_guide import PAGE as GUIDE_PAGE
+from cvsuite.published.judging_guide import guide, judge_anchor
+from cvsuite.published.notes_page import notes_html
+from cvsuite.published.report import MEANINGS, figure_anchor, is_claim, shown_value
+from cvsuite.published.scales import Scales
 from cvsuite.published.site_math import sentence_html
 from cvsuite.published.site_search import plain_text, search_entries, search_script
 from cvsuite.published.site_sections import by_section, printed_tables
@@ -66,6 +69,7 @@ CITED = "Results the documents cite"
 # Statuses by severity, for sorting: what a reader must look at first comes first.
 SEVERITY = (
     "differs",
+    DEPENDS,
     "inconclusive",
     "not computed at this config",
     "not reproducible",
@@ -142,10 +146,13 @@ def site_pages(
     tables: dict[str, pd.DataFrame] | None = None,
     coverage: pd.DataFrame | None = None,
     run: RunFacts | None = None,
+    readings: pd.DataFrame | None = None,
+    scales: Scales | None = None,
 ) -> dict[str, str]:
     """Every page of the site, by file name (see the module's docstring); ``notes`` maps a study to the
     Markdown of its notes (docs/notes/<study>.md), ``tables`` a table's registry name to the table,
-    ``coverage`` is the census's (results/coverage.csv) and ``run`` says how to rerun it."""
+    ``coverage`` is the census's (results/coverage.csv), ``run`` says how to rerun it, ``readings`` is
+    results/readings.csv and ``scales`` the scales of the vague words (the guide, judging.html)."""
     notes, tables, run = notes or {}, tables or {}, run or RunFacts()
     comparison = comparison.fillna("")
     reads = reads_of(comparison, tables)
@@ -169,9 +176,18 @@ def site_pages(
     ]
     groups = {g["document"]: g["studies"] for g in _documents(comparison, studies, by_study)}
     by_id = {r["id"]: r for r in rows}
+    for r in rows:
+        r["readings"], r["ruled_out"] = readings_of(readings, r["id"])
+        for reading in r["readings"] + r["ruled_out"]:
+            name = reading["judge"].split("(", 1)[0]
+            reading["rule"] = f"{GUIDE_PAGE}#{judge_anchor(name)}" if name in JUDGES else ""
+            reading["support_html"] = sentence_html(reading["support"]) if reading["support"] else ""
     findings = _findings(errata(comparison), by_id)
     for i, f in enumerate(findings, 1):
         f["anchor"] = f"finding-{i}"
+    depends = _findings(depending(comparison), by_id)
+    for i, f in enumerate(depends, 1):
+        f["anchor"] = f"depends-{i}"
     described = documents(comparison, coverage, findings)
     printed = printed_tables(rows, page_name)
     for d in described:
@@ -186,6 +202,7 @@ def site_pages(
             cited_studies=groups.get(CITED, []),
             cited_numbers=int((~comparison["document"].isin(DOCUMENTS)).sum()),
             findings=findings,
+            depends=depends,
             run=run,
             changes=list(changes),
             remarks=comparison["remark"].ne("").sum(),
@@ -196,7 +213,7 @@ def site_pages(
             rows=rows, legend=legend, total=len(rows), current="numbers.html"
         ),
         "errata.html": env.get_template("errata.html.j2").render(
-            findings=findings, remarks=_remarks(remarks(comparison), by_id), current="errata.html"
+            findings=findings, depends=depends, remarks=_remarks(remarks(comparison), by_id), current="errata.html"
         ),
         "sentences.html": env.get_template("sentences.html.j2").render(
             documents=_sentences(rows), current="sentences.html"
@@ -231,6 +248,10 @@ def site_pages(
         pages[notes_page_name(name)] = env.get_template("notes.html.j2").render(
             title=title or name, body=body, study=name, study_title=titles.get(name, "")
         )
+    guide_page = guide(scales or Scales(()))
+    for scale in guide_page["scales"]:
+        scale["quote_html"] = sentence_html(scale["quote"])  # the quote's maths as MathML, never raw TeX
+    pages[GUIDE_PAGE] = env.get_template("judging.html.j2").render(guide=guide_page, legend=legend, current=GUIDE_PAGE)
     pages["search.html"] = env.get_template("search.html.j2").render(current="search.html")
     pages["search-index.js"] = search_script(search_entries(rows, studies, findings, notes, page_name, notes_page_name))
     return pages
@@ -262,6 +283,7 @@ def _row(r, notes: dict[str, str], reads: list) -> dict:
         "other_readings": r.other_readings,
         "evidence": f"{r.judge} on {r.statistic}" if r.statistic else "",
         "judge": r.judge,
+        "rule": f"{GUIDE_PAGE}#{judge_anchor(str(r.judge).split('(', 1)[0])}" if r.judge else "",
         "study": r.study,
         "table": csv_file(r.table) if r.table else "",
         "table_name": r.table,
@@ -296,7 +318,8 @@ def _documents(comparison: pd.DataFrame, studies: list[SiteStudy], by_study: dic
 
 
 def _findings(rows: pd.DataFrame, by_id: dict[str, dict]) -> list[dict]:
-    """The errata, one per finding (rows sharing an erratum), each with every row it covers."""
+    """The findings of ``rows`` (records that share a sentence or the same evidence are one), each with
+    every row it covers."""
     findings = [[by_id[r.claim] for r in group] for group in by_finding(rows).values()]
     return [
         {

@@ -29,7 +29,8 @@ SHORT = {
     "reproduced": "Computed independently, it comes out as printed.",
     "reproduced by construction": "It comes out as printed, but the printed number was an input: no evidence.",
     "consistent": "A re-simulated number agrees, by a test that could have found it wrong.",
-    "differs": "Wrong under every reasonable reading of its sentence: an erratum.",
+    "depends on the reading": "True on one reasonable reading of its sentence, false on another: both are shown.",
+    "differs": "Wrong on every reasonable reading of its sentence that is listed: an erratum.",
     "inconclusive": "The simulations run cannot decide either way.",
     "not reproducible": "The document does not give what the number needs.",
     "not computed at this config": "This run's settings do not compute it.",
@@ -69,8 +70,10 @@ def in_words(comparison: pd.DataFrame) -> str:
         parts.append(
             f"{n['reproduced by construction']} come out as printed only because the printed number was an input"
         )
+    if n["depends on the reading"]:
+        parts.append(f"{n['depends on the reading']} are true on one reasonable reading and false on another")
     if n["differs"]:
-        parts.append(f"{n['differs']} are wrong under every reasonable reading")
+        parts.append(f"{n['differs']} are wrong on every reasonable reading listed")
     if n["inconclusive"]:
         parts.append(f"{n['inconclusive']} cannot be decided with the simulations run")
     if n["not reproducible"]:
