@@ -1,6 +1,7 @@
 """studies.yaml is the one list of studies: every study is found by its name alone, everywhere."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ NAMES = sorted(CATALOG.studies)
 # one per study that draws (rules/figures.smk).
 RULE_FILES = [ROOT / "Snakefile", *sorted((ROOT / "rules").glob("*.smk"))]
 RULES = {rule for path in RULE_FILES for rule in re.findall(r"^rule (\w+):", path.read_text(), re.M)}
+# A caption is read under its figure, on a phone too: what is plotted, the finding, the source.
+CAPTION_MAX_WORDS = 60
 
 
 def test_every_study_and_step_has_a_rule_and_every_rule_is_listed():
@@ -52,6 +55,32 @@ def test_every_figure_has_its_one_line_caption(name):
         caption = ROOT / "report" / name / f"{figure}.rst"
         assert caption.exists(), caption
         assert len(caption.read_text().strip().splitlines()) == 1, caption
+
+
+def long_captions(report: Path) -> dict[str, int]:
+    """Every caption under ``report`` (``<study>/<figure>.rst``) longer than CAPTION_MAX_WORDS, as its
+    path from the repository root -> its words (runs of non-space characters, as ``wc -w`` counts)."""
+    words = {
+        p.relative_to(report.parent).as_posix(): len(p.read_text(encoding="utf-8").split())
+        for p in report.glob("*/*.rst")
+    }
+    return {path: n for path, n in sorted(words.items()) if n > CAPTION_MAX_WORDS}
+
+
+def test_every_caption_is_at_most_60_words():
+    """A caption says what is plotted, what it shows and where it comes from, under the figure in
+    REPORT.md, on the site and in the Snakemake report; the longer reasoning goes to the study's notes,
+    docs/notes/<study>.md."""
+    assert list((ROOT / "report").glob("*/*.rst")), "no caption found under report/"
+    long = long_captions(ROOT / "report")
+    assert long == {}, f"over {CAPTION_MAX_WORDS} words (caption: its words); move the detail to docs/notes: {long}"
+
+
+def test_a_caption_over_60_words_is_named_with_its_count(tmp_path):
+    (tmp_path / "report" / "a_study").mkdir(parents=True)
+    (tmp_path / "report" / "a_study" / "short.rst").write_text("word " * CAPTION_MAX_WORDS + "\n")
+    (tmp_path / "report" / "a_study" / "long.rst").write_text("a\tlong,  caption " * 21 + "\n")
+    assert long_captions(tmp_path / "report") == {"report/a_study/long.rst": 63}
 
 
 def test_every_study_reads_only_config_blocks_that_exist():
