@@ -17,9 +17,12 @@ from cvsuite.published.census import (
     census_markdown,
     census_rows,
     checked_census,
+    clause_spans,
     coverage,
     read_left_out,
+    units_no_clause_covers,
 )
+from cvsuite.published.document_units import PROSE, document_units
 from cvsuite.published.records import Record
 
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -59,11 +62,17 @@ def test_docs_census_md_is_the_census_written_out():
     assert (ROOT / "docs" / "census.md").read_text(encoding="utf-8") == census_markdown(committed_census())
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the documents are not beside the repository ({SEEDS})")
-def test_the_committed_census_is_what_write_census_writes_from_the_documents(tmp_path):
+def write_census():
+    """experiments/write_census.py, loaded as a module (experiments/ is no package)."""
     spec = importlib.util.spec_from_file_location("write_census", ROOT / "experiments" / "write_census.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the documents are not beside the repository ({SEEDS})")
+def test_the_committed_census_is_what_write_census_writes_from_the_documents(tmp_path):
+    module = write_census()
     (tmp_path / "registry").mkdir()
     (tmp_path / "docs").mkdir()
     module.main(SEEDS, tmp_path)
@@ -135,3 +144,34 @@ def test_a_damaged_census_is_refused_naming_its_file():
         checked_census(census.drop(columns="records"), "registry/census.csv")
     with pytest.raises(CensusError, match="unknown status 'maybe'"):
         checked_census(census.assign(status="maybe"), "registry/census.csv")
+
+
+def test_a_clause_covers_the_sentences_its_quote_stands_in_where_the_census_places_it():
+    text = (
+        "Title\n\nFirst\n\nAlpha rises. Beta falls. Gamma waits.\n\n"
+        "Second\n\nDelta is fixed. Alpha rises. Epsilon ends, and zeta. Eta holds. Theta goes.\n"
+    )
+    units = [u for u in document_units(text) if u.kind == PROSE]
+    records = [record("a", "Alpha rises."), record("b", "Beta falls. Gamma waits.")]
+    clauses = left("Epsilon ends ... Theta goes.") + left("Delta is", NOT_CHECKABLE)
+    placed = clause_spans(records, clauses, "Doc", text)
+    uncovered = [u.text for u in units_no_clause_covers(units, placed)]
+    # The second "Alpha rises." repeats the first's words but no clause stands there; "Eta holds."
+    # is skipped by the elision around it.
+    assert uncovered == ["Alpha rises.", "Eta holds."]
+    # A record below the first quotes the second "Alpha rises.": the census places it there.
+    placed = clause_spans(
+        [*records, record("d", "Delta is fixed."), record("a2", "Alpha rises.")], clauses, "Doc", text
+    )
+    assert [u.text for u in units_no_clause_covers(units, placed)] == ["Eta holds."]
+    with pytest.raises(CensusError, match="its quote is not in 'Doc'"):
+        clause_spans([], left("Iota is absent"), "Doc", text)
+
+
+def test_the_same_words_left_out_elsewhere_than_a_claim_quotes_them_are_another_clause():
+    text = "Title\n\nFirst\n\nAlpha rises with beta.\n\nSecond\n\nbeta, again.\n"
+    # "beta" first stands inside the claim's quote, where the claim judges it: refused.
+    with pytest.raises(CensusError, match="a record already quotes it"):
+        census_rows([record("a", "Alpha rises with beta.")], left("beta"), SECTIONS, {"Doc": text})
+    census = census_rows([record("a", "Alpha rises with beta.")], left("beta, again"), SECTIONS, {"Doc": text})
+    assert list(census["status"]) == [JUDGED, NOT_JUDGED]
