@@ -11,7 +11,7 @@ it writes, registry/census.csv and docs/census.md, is what the workflow and the 
 
 No sentence may be missed: ``clause_spans`` places every clause in its document's text as the census
 does, and ``units_no_clause_covers`` names the units of the text (``document_units``) that no clause
-covers.
+covers; tests/test_census.py fails on any prose sentence, title, table row or quiz answer among them.
 """
 
 from __future__ import annotations
@@ -236,6 +236,11 @@ def census_markdown(census: pd.DataFrame) -> str:
         "is judged when a record quotes it (the records that share a quote are one clause); the others are",
         "not checkable by any computation, with the reason, or not judged yet, with the computation that",
         "would judge them. `results/coverage.csv` counts it per section beside the run's verdicts.",
+        "",
+        "Every sentence of the documents stands in at least one clause: `tests/test_census.py` cuts each",
+        "document into units (`cvsuite.published.document_units`) and fails on any prose sentence, title,",
+        "table row or quiz answer that no clause covers. So some clauses say no more than that their",
+        "sentence is a heading, an instruction or a definition.",
         "",
         f"Counts: {len(census)} clauses; {counts[JUDGED]} {JUDGED}, {counts[NOT_CHECKABLE]} {NOT_CHECKABLE}, "
         f"{counts[NOT_JUDGED]} {NOT_JUDGED}.",
