@@ -17,9 +17,14 @@ from cvsuite.published.census import (
     census_markdown,
     census_rows,
     checked_census,
+    clause_spans,
     coverage,
     read_left_out,
+    section_of,
+    section_starts,
+    units_no_clause_covers,
 )
+from cvsuite.published.document_units import PROSE, QUIZ_ANSWER, TABLE_ROW, TITLE, document_units
 from cvsuite.published.records import Record
 
 SEEDS = ROOT.parent / "shared" / "seeds"
@@ -59,16 +64,58 @@ def test_docs_census_md_is_the_census_written_out():
     assert (ROOT / "docs" / "census.md").read_text(encoding="utf-8") == census_markdown(committed_census())
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the documents are not beside the repository ({SEEDS})")
-def test_the_committed_census_is_what_write_census_writes_from_the_documents(tmp_path):
+def write_census():
+    """experiments/write_census.py, loaded as a module (experiments/ is no package)."""
     spec = importlib.util.spec_from_file_location("write_census", ROOT / "experiments" / "write_census.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the documents are not beside the repository ({SEEDS})")
+def test_the_committed_census_is_what_write_census_writes_from_the_documents(tmp_path):
+    module = write_census()
     (tmp_path / "registry").mkdir()
     (tmp_path / "docs").mkdir()
     module.main(SEEDS, tmp_path)
     assert (tmp_path / "registry" / "census.csv").read_text() == CENSUS.read_text(), "rerun experiments/write_census.py"
     assert (tmp_path / "docs" / "census.md").read_text() == (ROOT / "docs" / "census.md").read_text()
+
+
+# The units every clause of the census must cover between them: a prose sentence (a paragraph's, a
+# bullet's or numbered item's, a caption's, a quiz question's statement or a quiz answer's
+# explanation), a title (a figure's, diagram's, sketch's, listing's or quiz's: two of the documents'
+# figure titles state their finding), a table row, and a quiz answer's key (the option the document
+# asserts, which repeats that option's words). A heading names a part of the document and a question
+# asks; a listing, its printed output, a displayed formula, a diagram's source, a quiz's option line
+# (candidates, not assertions) and a placeholder are not sentences: none of them need be covered.
+COVERED_KINDS = (PROSE, TITLE, TABLE_ROW, QUIZ_ANSWER)
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the documents are not beside the repository ({SEEDS})")
+def test_every_sentence_of_the_documents_stands_in_a_clause_of_the_census():
+    """Each document is cut into units (``document_units``) and every unit of ``COVERED_KINDS`` must be
+    covered by a clause: a record's quote or an entry of registry/left_out.yaml. A clause covers a unit
+    when one of its quote's pieces (between ``...`` elisions), at the place in the text where the
+    census puts it, lies wholly inside the unit, or the unit lies wholly inside one piece (a quote of
+    several sentences). Places, not words: a quote covers no other sentence that repeats its words,
+    and no sentence its elision skips. A quiz answer's key is also covered where its option's words
+    are, in the option line, since it repeats them verbatim. So a sentence no clause quotes can never
+    pass; to pass it needs a record or a left-out clause, with its reason or its check."""
+    records = project_records()
+    sections, left_out = left_out_entries()
+    missing = []
+    for document, name in write_census().DOCUMENT_FILES.items():
+        text = (SEEDS / name).read_text(encoding="utf-8")
+        starts = section_starts(document, sections[document], text)
+        units = [u for u in document_units(text) if u.kind in COVERED_KINDS]
+        for unit in units_no_clause_covers(units, clause_spans(records, left_out, document, text)):
+            missing.append(f"{document} / {section_of(unit.start, starts)} ({unit.kind}): {unit.text}")
+    assert not missing, (
+        f"{len(missing)} sentences of the documents no clause covers: quote each in a record, or list it in "
+        "registry/left_out.yaml (not_checkable with the reason, or not_judged with the check), then rerun "
+        "python experiments/write_census.py\n" + "\n".join(missing)
+    )
 
 
 # The census on a document made up for the test.
@@ -135,3 +182,34 @@ def test_a_damaged_census_is_refused_naming_its_file():
         checked_census(census.drop(columns="records"), "registry/census.csv")
     with pytest.raises(CensusError, match="unknown status 'maybe'"):
         checked_census(census.assign(status="maybe"), "registry/census.csv")
+
+
+def test_a_clause_covers_the_sentences_its_quote_stands_in_where_the_census_places_it():
+    text = (
+        "Title\n\nFirst\n\nAlpha rises. Beta falls. Gamma waits.\n\n"
+        "Second\n\nDelta is fixed. Alpha rises. Epsilon ends, and zeta. Eta holds. Theta goes.\n"
+    )
+    units = [u for u in document_units(text) if u.kind == PROSE]
+    records = [record("a", "Alpha rises."), record("b", "Beta falls. Gamma waits.")]
+    clauses = left("Epsilon ends ... Theta goes.") + left("Delta is", NOT_CHECKABLE)
+    placed = clause_spans(records, clauses, "Doc", text)
+    uncovered = [u.text for u in units_no_clause_covers(units, placed)]
+    # The second "Alpha rises." repeats the first's words but no clause stands there; "Eta holds."
+    # is skipped by the elision around it.
+    assert uncovered == ["Alpha rises.", "Eta holds."]
+    # A record below the first quotes the second "Alpha rises.": the census places it there.
+    placed = clause_spans(
+        [*records, record("d", "Delta is fixed."), record("a2", "Alpha rises.")], clauses, "Doc", text
+    )
+    assert [u.text for u in units_no_clause_covers(units, placed)] == ["Eta holds."]
+    with pytest.raises(CensusError, match="its quote is not in 'Doc'"):
+        clause_spans([], left("Iota is absent"), "Doc", text)
+
+
+def test_the_same_words_left_out_elsewhere_than_a_claim_quotes_them_are_another_clause():
+    text = "Title\n\nFirst\n\nAlpha rises with beta.\n\nSecond\n\nbeta, again.\n"
+    # "beta" first stands inside the claim's quote, where the claim judges it: refused.
+    with pytest.raises(CensusError, match="a record already quotes it"):
+        census_rows([record("a", "Alpha rises with beta.")], left("beta"), SECTIONS, {"Doc": text})
+    census = census_rows([record("a", "Alpha rises with beta.")], left("beta, again"), SECTIONS, {"Doc": text})
+    assert list(census["status"]) == [JUDGED, NOT_JUDGED]
