@@ -319,11 +319,10 @@ def announce_verdict():
     def say():
         import pandas as pd  # here, not at the top: every Snakemake start would pay 0.2 s for it
 
-        from cvsuite.published.comparison import verdict_counts
+        from cvsuite.published.report import verdict_line
 
-        counts = verdict_counts(pd.read_csv(comparison, keep_default_na=False))
-        parts = ", ".join(f"{n} {status}" for status, n in counts.items() if n)
-        print(f"\nVerdict: {sum(counts.values())} published numbers: {parts}.", file=sys.stderr)
+        line = verdict_line(pd.read_csv(comparison, keep_default_na=False)).strip("*")
+        print(f"\nVerdict: {line}", file=sys.stderr)
         print("Details: results/REPORT.md (results/comparison.csv)", file=sys.stderr)
 
     atexit.register(say)

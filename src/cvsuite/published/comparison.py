@@ -70,6 +70,7 @@ COMPARISON_COLUMNS = [
     "z",
     "alternative",
     "erratum",
+    "depends",
     "note",
     "changed_settings",
     "study",
@@ -296,6 +297,7 @@ def _row(record: Record, tables, vague, changes, config, cache) -> tuple[dict, l
             "status": "not reproducible",
             "remark": fill(record.remark),
             "erratum": "",
+            "depends": "",
             "note": _join(fill(record.not_reproducible), fill(record.note)),
         }, []
     decision = decide(record, tables, vague, cache)
@@ -347,6 +349,7 @@ def _row(record: Record, tables, vague, changes, config, cache) -> tuple[dict, l
         "z": judgement.z,
         "alternative": reading.params.get("alternative", ""),
         "erratum": fill(record.erratum, judged),
+        "depends": fill(record.depends, judged),
         "note": note,
         "changed_settings": changed,
         "study": reading.reference.study,

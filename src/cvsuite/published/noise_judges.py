@@ -125,7 +125,10 @@ def sign(evidence: Evidence, params, printed: str, vague) -> Judgement:
         found += f"; {sum(holds_each)} of {len(values)} rows beyond {short(z)} SE"
     if verdict is None:
         effect = "an effect" if reference == 0 else f"a distance from {short(reference)}"
-        found += f"; {effect} of {short4(power * min(ses))} would have been seen"
+        # With one row enough, the steadiest row could have seen the least effect; with every row
+        # needed, the row that decided nothing is the one to power.
+        power_se = min(ses) if not every else ses[pick]
+        found += f"; {effect} of {short4(power * power_se)} would have been seen"
     return claim_judgement(verdict, values[pick], _sign_words(params, vague), found, ses[pick])
 
 

@@ -21,7 +21,8 @@ with its quote as printed, so that a referee reads the rule beside the sentence.
 - ``rejected``: readings proposed and ruled out, each with the reading in words (``reading``) and
   the document's own words that rule it out (``because``, tested verbatim), and ``why`` they do;
 - ``by_construction`` (what made a match no evidence), ``not_reproducible`` (why the documents do
-  not give what the number needs), ``erratum``, ``remark``, ``note`` (each at most 600 characters
+  not give what the number needs), ``erratum`` (the record must differ), ``depends`` (how the
+  sentence's truth turns on its reading: the record must depend on it), ``remark``, ``note`` (each at most 600 characters
   as rendered, with ``${...}`` placeholders for every computed number), ``figure``, and ``notes``
   (a heading of the study's notes, docs/notes/<study>.md, for the longer reasoning);
 - ``cited``: for a cited work's number, the work and its own words; the record stands at the
@@ -55,14 +56,14 @@ DOCUMENTS = {
     "Regularization and Cross-Validation": "regularization_and_cross_validation.yaml",
     "Estimating Out-of-Sample Error": "estimating_out_of_sample_error.yaml",
 }
-WORDED_FIELDS = ("note", "remark", "erratum", "measure")  # the fields whose numbers are placeholders
+WORDED_FIELDS = ("note", "remark", "erratum", "depends", "measure")  # the fields whose numbers are placeholders
 MAX_WORDED = 600  # characters of a note, remark or erratum as rendered
 MAX_READINGS = 4  # the record's own reading and at most three others
 
 RECORD_KEYS = {
     "id", "section", "quote", "where", "sentence", "cited", "published", "statistic", "judge", "measure",
     "readings", "by_construction", "not_reproducible", "erratum", "remark", "note", "figure", "notes",
-    "settles", "support", "rejected",
+    "settles", "support", "rejected", "depends",
 }  # fmt: skip
 BLOCK_KEYS = (RECORD_KEYS - {"id", "published", "where"}) | {"table", "cells"}
 CELL_KEYS = RECORD_KEYS - {"section", "quote"}
@@ -119,6 +120,7 @@ class Record:
     by_construction: str = ""
     not_reproducible: str = ""
     erratum: str = ""
+    depends: str = ""  # how the sentence's truth turns on its reading: the record must depend on it
     remark: str = ""
     note: str = ""
     figure: str = ""
@@ -262,6 +264,8 @@ def _record(entry: dict, document: str, origin: str, declared, vague, table_cell
         readings = (own, *(_reading(r, refuse, declared, vague, text["published"], own=False) for r in others))
     if text["erratum"] and cited is not None:
         raise refuse("an erratum must be a claim of one of the documents, not of a cited work")
+    if text["depends"] and (text["erratum"] or len(readings) < 2):
+        raise refuse("a claim that depends on its reading has at least two readings and no erratum")
     if text["figure"] and not _FIGURE.match(text["figure"]):
         raise refuse(f"figure '{text['figure']}' must be <study>/<figure>.png")
     if text["notes"] and not _NOTES.match(text["notes"]):
@@ -286,6 +290,7 @@ def _record(entry: dict, document: str, origin: str, declared, vague, table_cell
         by_construction=text["by_construction"],
         not_reproducible=text["not_reproducible"],
         erratum=text["erratum"],
+        depends=text["depends"],
         remark=text["remark"],
         note=text["note"],
         figure=text["figure"],

@@ -346,7 +346,7 @@ def _depending_lines(rows: pd.DataFrame, readings: pd.DataFrame | None) -> list[
         "one other. Neither errata nor reproduced, each is shown with every reading and what it found.",
         "",
     ]
-    return out + _finding_lines(groups, readings, lambda group: f"'{group[0].where.strip(chr(39))}'")
+    return out + _finding_lines(groups, readings, lambda group: group[0].depends or group[0].claim)
 
 
 def _remark_lines(rows: pd.DataFrame) -> list[str]:

@@ -279,6 +279,7 @@ def _row(r, notes: dict[str, str], reads: list) -> dict:
         "note": without_unmoved(r.note),
         "remark": r.remark,
         "erratum": r.erratum,
+        "depends": getattr(r, "depends", ""),
         "reading": r.reading,
         "other_readings": r.other_readings,
         "evidence": f"{r.judge} on {r.statistic}" if r.statistic else "",

@@ -203,6 +203,12 @@ def full_data_risk(samples: SineSamples, degree: int) -> float:
     return least_squares_risk(samples.x, samples.y, samples.x_test, samples.y_test, degree, samples.half_width)
 
 
+def response_variance(samples: SineSamples) -> float:
+    """The variance of the response over the test points (ddof = 0): the risk of the best constant
+    prediction, the scale against which a risk of 1 is everything there is to explain."""
+    return float(np.var(samples.y_test))
+
+
 def k_bias_table(samples: SineSamples, settings: KBiasSettings, runs: list[ShuffleRuns] | None = None) -> pd.DataFrame:
     """One row per K: truth, CV estimate (mean over shuffles), bias, standard error, spread: the table
     of "Regularization and Cross-Validation", "Cross-validation is biased upward, and at small K it
@@ -216,6 +222,7 @@ def k_bias_table(samples: SineSamples, settings: KBiasSettings, runs: list[Shuff
     """
     n = len(samples.y)
     truth = full_data_risk(samples, settings.degree)
+    spread_of_y = response_variance(samples)
     rows = []
     for run in runs if runs is not None else shuffle_runs(samples, settings):
         k, estimates, first = run.k, run.estimates, run.fold_risks[0]
@@ -246,6 +253,10 @@ def k_bias_table(samples: SineSamples, settings: KBiasSettings, runs: list[Shuff
                 "cv_over_truth": estimate / truth,
                 # The other reading of "biased by a factor of 33": the bias, not the estimate, over the truth.
                 "bias_over_truth": (estimate - truth) / truth,
+                # A rival yardstick for "a bias of a few percent": the bias as a share of the
+                # response's variance, the risk of predicting every point by the mean of y.
+                "response_variance": spread_of_y,
+                "bias_over_response_variance": (estimate - truth) / spread_of_y,
                 "std_error": se,
                 "spread_over_shuffles": spread,
                 "spread_over_std_error": spread / se,

@@ -17,7 +17,7 @@ from cvsuite.data.sine import SineSamples, polynomial_design
 from cvsuite.methods.folds import fold_size_range, leave_one_out_folds
 from cvsuite.methods.least_squares_cv import kfold_estimates, kfold_fold_risks, shuffle_permutations
 from cvsuite.methods.monte_carlo import mean_and_se, standard_error
-from cvsuite.studies.k_bias import KBiasSettings, cv_fold_risks, full_data_risk, least_squares_risk
+from cvsuite.studies.k_bias import KBiasSettings, cv_fold_risks, full_data_risk, least_squares_risk, response_variance
 
 
 def _fits(n: int, k: int, parameters: int) -> bool:
@@ -38,6 +38,7 @@ def precision_table(samples: SineSamples, settings: KBiasSettings, shuffles: int
     x, y, n, degree = samples.x, samples.y, len(samples.y), settings.degree
     design = polynomial_design(x, degree, samples.half_width)
     truth = full_data_risk(samples, degree)
+    spread_of_y = response_variance(samples)
     permutations = shuffle_permutations(n, range(settings.first_seed, settings.first_seed + shuffles))
     estimates = {}
     for k in sorted(settings.fold_counts):
@@ -73,6 +74,8 @@ def precision_table(samples: SineSamples, settings: KBiasSettings, shuffles: int
                 "fall_over_se": _over(fall, fall_se),
                 "bias_over_truth": (mean - truth) / truth,
                 "bias_over_truth_se": se / truth,
+                "bias_over_response_variance": (mean - truth) / spread_of_y,
+                "bias_over_response_variance_se": se / spread_of_y,
             }
         )
     return pd.DataFrame(rows)
@@ -99,7 +102,9 @@ def error_sources(samples: SineSamples, settings: KBiasSettings) -> pd.DataFrame
     cannot fit the polynomial are left out. Beside them: source (2) per fold over its value at the
     smallest K (``per_fold_validation_error_over_smallest_k``), averaged over per fold
     (``averaged_over_per_fold``), and the fold models' mean true risk over the truth
-    (``fold_models_risk_over_truth``: how much worse the fold models are than the full-data one).
+    (``fold_models_risk_over_truth``: how much worse the fold models are than the full-data one),
+    and source (1)'s share of the bias the two make (``training_share_of_bias``: "the reason is
+    source (1)", on this sample).
     """
     y, n, degree = samples.y, len(samples.y), settings.degree
     design, test_design = samples.designs(degree)
@@ -126,6 +131,9 @@ def error_sources(samples: SineSamples, settings: KBiasSettings) -> pd.DataFrame
         per_fold = table["per_fold_validation_error"]
         table["per_fold_validation_error_over_smallest_k"] = per_fold / per_fold.iloc[0]
         table["averaged_over_per_fold"] = table["averaged_validation_error"] / per_fold
+        table["training_share_of_bias"] = table["training_effect"] / (
+            table["training_effect"] + table["validation_effect"]
+        )
     return table
 
 

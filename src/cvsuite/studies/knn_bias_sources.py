@@ -31,7 +31,18 @@ def bias_sources(fold_models: pd.DataFrame, order: list[str]) -> pd.DataFrame:
     ``pessimism_share_of_error``, the full model's true accuracy minus the estimate, over the full
     model's expected error 1 - accuracy; ``fold_models_pessimism_share``, the same against the models
     the estimator trains (``fold_models_true_accuracy``).
-    Ratios of means over the datasets, with delta-method standard errors."""
+    Ratios of means over the datasets, with delta-method standard errors.
+
+    The same two shares measured from the bias's sources (``..._by_sources``): the training-size
+    effect as measured, and the scoring effect by its expectation where that is known exactly. A
+    held-out set that holds every class equally, scored by models that never saw it (the stratified
+    holdout and K-fold, the balanced leave-one-out, on the study's classes of equal size), scores
+    them at their true accuracy in expectation: its scoring effect is zero. Leave-one-out's is not
+    (the held-out image's class is one short in training): it is measured paired against the
+    balanced leave-one-out, on the same images, whose own scoring effect has mean zero, a control
+    variate that takes the held-out images' binomial noise out of both. Needs the balanced
+    leave-one-out's fold models (empty shares without them)."""
+    scoring = _scoring_effects_by_sources(fold_models, order)
     rows = []
     for name in [*order, BALANCED_LOO]:
         block = fold_models[fold_models["estimator"] == name]
@@ -56,9 +67,38 @@ def bias_sources(fold_models: pd.DataFrame, order: list[str]) -> pd.DataFrame:
                 "pessimism_share_of_error_se": share_se,
                 "fold_models_pessimism_share": fold_share,
                 "fold_models_pessimism_share_se": fold_share_se,
+                **_shares_by_sources(block, scoring.get(name)),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _scoring_effects_by_sources(fold_models: pd.DataFrame, order: list[str]) -> dict[str, pd.Series]:
+    """Per estimator, each dataset's scoring effect as ``bias_sources`` measures it from its sources:
+    zero for a balanced held-out set, and leave-one-out's paired against the balanced leave-one-out."""
+    table = fold_models.pivot(index="dataset", columns="estimator", values="validation_effect")
+    effects = {name: pd.Series(0.0, index=table.index) for name in [*order, BALANCED_LOO]}
+    loo = order[-1]
+    if BALANCED_LOO in table and loo in table:
+        effects[loo] = table[loo] - table[BALANCED_LOO]  # cbLOO's own scoring effect: mean zero
+    return effects
+
+
+def _shares_by_sources(block: pd.DataFrame, scoring: pd.Series | None) -> dict:
+    """The two pessimism shares of ``bias_sources`` with the scoring effect ``scoring`` (per dataset)."""
+    names = ("pessimism_share_by_sources", "fold_models_pessimism_share_by_sources")
+    if scoring is None or block["fold_models_true_accuracy"].isna().any():
+        return {key: value for name in names for key, value in ((name, np.nan), (f"{name}_se", np.nan))}
+    block = block.set_index("dataset")
+    scoring = scoring.reindex(block.index)
+    share, share_se = ratio_and_se(-(block["training_size_effect"] + scoring), 1 - block["true_accuracy"])
+    fold_share, fold_share_se = ratio_and_se(-scoring, 1 - block["fold_models_true_accuracy"])
+    return {
+        names[0]: share,
+        f"{names[0]}_se": share_se,
+        names[1]: fold_share,
+        f"{names[1]}_se": fold_share_se,
+    }
 
 
 def source_pairs(order: list[str]) -> list[tuple[str, str]]:

@@ -160,9 +160,9 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
     the first shuffle's standard errors of the truth (``std_error_coverage``), and within 2 of the
     uncertainty the document's Pitfalls teach a run to report, the standard error or, where
     re-running with new seeds moves the answer more, the spread over shuffles (``reseeded_coverage``),
-    binomial standard errors; and that coverage on the uncertainty's own scale: the reported
-    uncertainty over the one a normal estimate's coverage implies (``reseeded_uncertainty_ratio``, 1
-    when it covers 95.4%), by the delta method. And the mean true risk, and the mean bias over it
+    binomial standard errors; and each coverage on the uncertainty's own scale: the reported
+    uncertainty over the one a normal estimate's coverage implies (``std_error_uncertainty_ratio``,
+    ``reseeded_uncertainty_ratio``, 1 when it covers 95.4%), by the delta method. And the mean true risk, and the mean bias over it
     (``mean_bias_over_truth``), a ratio of means with its delta-method standard error."""
     rows = []
     bounded = with_lower_bound(sources, bias)
@@ -180,6 +180,7 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
         reported = np.maximum(block["std_error"], block["spread_over_shuffles"])
         recipe, recipe_se = _share(block["bias"].abs() <= 2 * reported)
         ratio, ratio_se = _uncertainty_ratio(recipe, len(block))
+        own, own_se = _uncertainty_ratio(covered, len(block))
         relative, relative_se = ratio_and_se(block["bias"], block["truth"])
         rows.append(
             {
@@ -200,6 +201,8 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
                 "median_spread_over_std_error": float(block["spread_over_std_error"].median()),
                 "std_error_coverage": covered,
                 "std_error_coverage_se": covered_se,
+                "std_error_uncertainty_ratio": own,
+                "std_error_uncertainty_ratio_se": own_se,
                 "reseeded_coverage": recipe,
                 "reseeded_coverage_se": recipe_se,
                 "reseeded_uncertainty_ratio": ratio,

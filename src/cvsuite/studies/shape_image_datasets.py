@@ -24,7 +24,6 @@ tabled (``candidate_scores``): how well the CV ranking of the candidates holds a
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -273,9 +272,8 @@ def _fold_models(
     model's (what training on fewer images costs); ``validation_effect``: the estimate minus the
     true accuracy of those same models (what scoring them on the held-out images adds). The two
     add up to the estimate's error. The balanced leave-one-out draws nothing, so the stream and
-    every other table are unchanged. Its own fold models are measured on the document's datasets
-    (``documents``), where the bias sources read them; elsewhere only its estimate is (what the
-    robustness study reads), its other cells empty, since 400 datasets' worth costs a second.
+    every other table are unchanged. Its fold models are measured on every dataset: the robustness
+    study reads them to measure leave-one-out's scoring effect against it (``knn_bias_sources``).
     """
     balanced = class_balanced_leave_one_out(data.labels)
     n = len(data.labels)
@@ -284,7 +282,7 @@ def _fold_models(
     true = estimates[0]["true_accuracy"]
     rows = []
     every = partitions + [balanced]
-    models_of = data.fold_model_accuracy(every if documents else partitions) + ([] if documents else [math.nan])
+    models_of = data.fold_model_accuracy(every)
     for name, folds, estimate, models in zip(names, every, values, models_of):
         held = sum(len(f) for f in folds)
         rows.append(
