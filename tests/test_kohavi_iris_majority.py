@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from sklearn.datasets import load_iris
 
 from conftest import project_records
@@ -205,6 +206,18 @@ def test_sd_standard_errors_match_the_spread_over_independent_replicate_runs():
             reported = np.sqrt(np.mean([run.loc[k, f"{column}_se"] ** 2 for run in runs]))
             # 60 runs pin the observed spread to about 10%.
             assert 0.7 < reported / observed < 1.4, (column, k, reported, observed)
+
+
+def test_at_the_defaults_leave_one_out_spreads_more_than_ten_and_five_fold_by_many_standard_errors():
+    params = yaml.safe_load((ROOT / "config.yaml").read_text())["kohavi_iris_majority"]["random_labels"]
+    table = random_labels_table(params["seed"], params["samples"], params["n"], params["folds"]).set_index("K")
+    for k in (5, 10):
+        assert table.loc[k, "loo_minus_k_cv_sd"] > 10 * table.loc[k, "loo_minus_k_cv_sd_se"]
+        assert table.loc[k, "loo_minus_k_cv_sd"] == pytest.approx(
+            table.loc[params["n"], "cv_sd"] - table.loc[k, "cv_sd"]
+        )
+    assert table.loc[params["n"], ["loo_minus_k_cv_sd", "loo_minus_k_cv_sd_se"]].tolist() == [0.0, 0.0]
+    assert (table["true_accuracy"] == 0.5).all()
 
 
 def test_the_random_labels_design_refuses_a_k_that_leaves_a_fold_empty():
