@@ -1,12 +1,15 @@
+import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from sklearn.datasets import load_iris
 
 from conftest import project_records
-from cvsuite.methods.folds import stratified_dealt_folds
-from cvsuite.methods.majority_class import expected_shuffled_kfold_accuracy
+from cvsuite.methods.folds import leave_one_out_folds, stratified_dealt_folds, stratified_round_robin_folds
+from cvsuite.methods.majority_class import expected_shuffled_kfold_accuracy, fold_class_counts, fold_hits
 from cvsuite.published.published_values import published_value
 from cvsuite.studies.kohavi_iris_majority import (
     class_count_summary,
@@ -15,6 +18,13 @@ from cvsuite.studies.kohavi_iris_majority import (
     majority_study,
     protocol_estimates,
     spread,
+)
+from cvsuite.studies.kohavi_iris_majority_random_labels import (
+    check_design,
+    leave_one_out_accuracy,
+    random_labels_table,
+    round_robin_fold_counts,
+    stratified_kfold_accuracy,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,3 +126,101 @@ def test_deleting_an_instance_makes_its_class_the_minority_only_on_balanced_data
     assert class_count_summary(iris.target, list(iris.target_names)).iloc[0]["loo_folds_not_leaving_minority"] == 0
     # Counts 3, 2: deleting one of the three leaves 2 against 2, a tie, not a minority; of the two, 1 against 3.
     assert folds_not_leaving_minority(np.array([0, 0, 0, 1, 1])) == 3
+
+
+# Leave-one-out's variance on an unstable learner: the majority predictor on fair-coin labels.
+
+
+def examples_offsets(labels: np.ndarray, n_folds: int, seed: int) -> np.ndarray:
+    """The first fold of each class that ``stratified_round_robin_folds(labels, K, default_rng(seed))``
+    draws, replayed: per class in label order, its permutation, then its offset."""
+    rng = np.random.default_rng(seed)
+    offsets = np.zeros(2, dtype=int)
+    for label in np.unique(labels):
+        rng.permutation(np.count_nonzero(labels == label))
+        offsets[label] = rng.integers(n_folds)
+    return offsets
+
+
+@pytest.mark.parametrize("n_folds", [2, 3, 5, 10])
+@pytest.mark.parametrize("seed", range(4))
+def test_fold_counts_and_accuracy_are_those_of_the_examples_fold_maker(n_folds, seed):
+    labels = np.random.default_rng(100 + seed).integers(0, 2, 23 + seed)
+    folds = stratified_round_robin_folds(labels, n_folds, np.random.default_rng(seed))
+    offsets = examples_offsets(labels, n_folds, seed)
+    _, held_out, _ = fold_class_counts(labels, folds, 2)
+    counts = np.bincount(labels, minlength=2)
+    for c in (0, 1):
+        assert round_robin_fold_counts(counts[c], offsets[c], n_folds).tolist() == held_out[:, c].tolist()
+    _, _, hits, _ = fold_hits(labels, folds, 2, "lowest_label")  # the predictor fitted fold by fold
+    n = len(labels)
+    assert stratified_kfold_accuracy(np.array(counts[1]), offsets, n, n_folds) == hits.sum() / n
+
+
+@pytest.mark.parametrize("n", [12, 13])
+def test_leave_one_out_accuracy_is_that_of_the_predictor_fitted_fold_by_fold(n):
+    for count_1 in range(n + 1):
+        labels = np.array([0] * (n - count_1) + [1] * count_1)
+        _, _, hits, _ = fold_hits(labels, leave_one_out_folds(n), 2, "lowest_label")
+        assert leave_one_out_accuracy(count_1, n) == hits.sum() / n
+
+
+def test_leave_one_out_scores_zero_when_the_counts_tie_and_the_majority_share_otherwise():
+    assert leave_one_out_accuracy(20, 40) == 0.0
+    assert leave_one_out_accuracy(np.array([18, 23, 0]), 40).tolist() == [22 / 40, 23 / 40, 1.0]
+
+
+def exact_leave_one_out_law(n: int) -> tuple[Fraction, Fraction]:
+    """Mean and variance of leave-one-out's accuracy over class counts Binomial(n, 1/2), exactly:
+    a held-out 0 is right when the others keep m_0 - 1 >= m_1 (ties to label 0), a held-out 1
+    when m_1 - 1 > m_0."""
+    probability = [Fraction(math.comb(n, m1), 2**n) for m1 in range(n + 1)]
+    accuracy = [Fraction((n - m1) * (n - m1 - 1 >= m1) + m1 * (m1 - 1 > n - m1), n) for m1 in range(n + 1)]
+    mean = sum(p * a for p, a in zip(probability, accuracy))
+    return mean, sum(p * (a - mean) ** 2 for p, a in zip(probability, accuracy))
+
+
+def test_leave_one_out_matches_its_exact_binomial_mean_and_sd():
+    mean, variance = exact_leave_one_out_law(40)
+    assert mean == Fraction(1, 2)  # unbiased for the true 1/2, with n even
+    table = random_labels_table(7, 4000, 40, [5, 10]).set_index("K")
+    loo = table.loc[40]
+    assert loo["exact_mean_accuracy"] == pytest.approx(float(mean), abs=1e-12)
+    assert loo["exact_cv_sd"] == pytest.approx(math.sqrt(variance), abs=1e-12)
+    assert abs(loo["mean_accuracy"] - float(mean)) < 4 * loo["mean_accuracy_se"]
+    assert abs(loo["cv_sd"] - math.sqrt(variance)) < 4 * loo["cv_sd_se"]
+    assert abs(loo["zero_accuracy_share"] - math.comb(40, 20) / 2**40) < 4 * math.sqrt(0.125 * 0.875 / 4000)
+    for k in (5, 10):  # K-fold too, against its exact law over counts and offsets
+        assert abs(table.loc[k, "cv_sd"] - table.loc[k, "exact_cv_sd"]) < 4 * table.loc[k, "cv_sd_se"]
+        assert (
+            abs(table.loc[k, "mean_accuracy"] - table.loc[k, "exact_mean_accuracy"])
+            < 4 * table.loc[k, "mean_accuracy_se"]
+        )
+
+
+def test_sd_standard_errors_match_the_spread_over_independent_replicate_runs():
+    runs = [random_labels_table(seed, 500, 40, [5, 10]).set_index("K") for seed in range(60)]
+    for column in ("cv_sd", "loo_minus_k_cv_sd"):
+        for k in (5, 10) if column.startswith("loo") else (5, 10, 40):
+            observed = np.std([run.loc[k, column] for run in runs], ddof=1)
+            reported = np.sqrt(np.mean([run.loc[k, f"{column}_se"] ** 2 for run in runs]))
+            # 60 runs pin the observed spread to about 10%.
+            assert 0.7 < reported / observed < 1.4, (column, k, reported, observed)
+
+
+def test_at_the_defaults_leave_one_out_spreads_more_than_ten_and_five_fold_by_many_standard_errors():
+    params = yaml.safe_load((ROOT / "config.yaml").read_text())["kohavi_iris_majority"]["random_labels"]
+    table = random_labels_table(params["seed"], params["samples"], params["n"], params["folds"]).set_index("K")
+    for k in (5, 10):
+        assert table.loc[k, "loo_minus_k_cv_sd"] > 10 * table.loc[k, "loo_minus_k_cv_sd_se"]
+        assert table.loc[k, "loo_minus_k_cv_sd"] == pytest.approx(
+            table.loc[params["n"], "cv_sd"] - table.loc[k, "cv_sd"]
+        )
+    assert table.loc[params["n"], ["loo_minus_k_cv_sd", "loo_minus_k_cv_sd_se"]].tolist() == [0.0, 0.0]
+    assert (table["true_accuracy"] == 0.5).all()
+
+
+def test_the_random_labels_design_refuses_a_k_that_leaves_a_fold_empty():
+    check_design(40, [5, 20])
+    with pytest.raises(ValueError, match="K = 21 with n = 40"):
+        check_design(40, [5, 21])
