@@ -22,8 +22,9 @@ with its quote as printed, so that a referee reads the rule beside the sentence.
   the document's own words that rule it out (``because``, tested verbatim), and ``why`` they do;
 - ``by_construction`` (what made a match no evidence), ``not_reproducible`` (why the documents do
   not give what the number needs), ``erratum`` (the record must differ), ``depends`` (how the
-  sentence's truth turns on its reading: the record must depend on it), ``remark``, ``note`` (each at most 600 characters
-  as rendered, with ``${...}`` placeholders for every computed number), ``figure``, and ``notes``
+  sentence's truth turns on its reading: the record must depend on it), ``remark``, ``note`` (each
+  at most 600 characters as rendered, with ``${...}`` placeholders for every computed number),
+  ``figure``, and ``notes``
   (a heading of the study's notes, docs/notes/<study>.md, for the longer reasoning);
 - ``cited``: for a cited work's number, the work and its own words; the record stands at the
   quoting document's sentence, and is never an erratum of the cited work.

@@ -162,8 +162,9 @@ def k_bias_by_k(bias: pd.DataFrame, sources: pd.DataFrame) -> pd.DataFrame:
     re-running with new seeds moves the answer more, the spread over shuffles (``reseeded_coverage``),
     binomial standard errors; and each coverage on the uncertainty's own scale: the reported
     uncertainty over the one a normal estimate's coverage implies (``std_error_uncertainty_ratio``,
-    ``reseeded_uncertainty_ratio``, 1 when it covers 95.4%), by the delta method. And the mean true risk, and the mean bias over it
-    (``mean_bias_over_truth``), a ratio of means with its delta-method standard error."""
+    ``reseeded_uncertainty_ratio``, 1 when it covers 95.4%), by the delta method. And the mean true
+    risk, and the mean bias over it (``mean_bias_over_truth``), a ratio of means with its
+    delta-method standard error."""
     rows = []
     bounded = with_lower_bound(sources, bias)
     merged = bias.merge(
