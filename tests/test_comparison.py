@@ -210,7 +210,7 @@ def test_the_report_names_the_versions_once_when_every_study_agrees():
 
 
 def test_a_report_table_gives_each_column_the_digits_that_keep_its_values_apart():
-    from cvsuite.published.report import markdown_table
+    from cvsuite.published.markdown import markdown_table
 
     solvers = pd.DataFrame(
         {"solver": ["lstsq", "normal equations"], "theta_norm": [81050.60450638719, 81049.01678206706]}
@@ -224,7 +224,7 @@ def test_the_errata_drop_the_unmoved_clause_however_the_note_joined_it():
     """A note's parts join as sentences after a full stop, with a semicolon otherwise: the Errata, which
     list only differs rows, leave the clause that no setting moved out either way."""
     from cvsuite.published.comparison import _join
-    from cvsuite.published.report import UNMOVED_NOTE, without_unmoved
+    from cvsuite.published.findings import UNMOVED_NOTE, without_unmoved
 
     assert _join("Exact.", UNMOVED_NOTE) == f"Exact. {UNMOVED_NOTE[0].upper()}{UNMOVED_NOTE[1:]}"
     assert _join("exact (x drawn)", UNMOVED_NOTE) == f"exact (x drawn); {UNMOVED_NOTE}"

@@ -178,7 +178,7 @@ def check_site(workdir: Path, tmp_path: Path) -> None:
     comparison = pd.read_csv(workdir / "results" / "comparison.csv", dtype=str, keep_default_na=False)
     assert found["lead"].startswith(f"Of the {len(comparison)} numbers and claims")
     # The errata are the numbers that differ with no setting changed: a what-if's moved numbers are not.
-    from cvsuite.published.report import by_finding, errata
+    from cvsuite.published.findings import by_finding, errata
 
     findings = by_finding(errata(comparison))
     assert found["errataListed"] == [f"errata.html#finding-{i}" for i in range(1, len(findings) + 1)]
@@ -217,7 +217,7 @@ def print_errata(browser: str, site: Path, comparison: pd.DataFrame, tmp_path: P
     """The errata page printed to PDF holds every erratum's and every note's text."""
     from pypdf import PdfReader
 
-    from cvsuite.published.report import errata, without_unmoved
+    from cvsuite.published.findings import errata, without_unmoved
 
     pdf = tmp_path / "errata.pdf"
     command = [browser, *flags(tmp_path / "profile-print"), "--no-pdf-header-footer", f"--print-to-pdf={pdf}"]

@@ -180,10 +180,6 @@ class Decision:
     def judgement(self) -> Judgement:
         return self.judged[self.shown][1]
 
-    @property
-    def others(self) -> tuple[tuple[Reading, Judgement], ...]:
-        return tuple(pair for i, pair in enumerate(self.judged) if i != self.shown)
-
 
 def decide(record: Record, tables: dict[str, pd.DataFrame], vague: dict, cache: dict | None = None) -> Decision:
     """Judge every reading of ``record``: reproduced (or consistent) when every one holds, differs when
@@ -198,9 +194,8 @@ def decide(record: Record, tables: dict[str, pd.DataFrame], vague: dict, cache: 
             judgement = JUDGES[reading.judge](found.evidence, reading.params, record.published, vague)
         judged.append((reading, judgement))
     statuses = [j.status for _, j in judged]
-    for status in ("not computed at this config",):
-        if status in statuses:
-            return Decision(status, tuple(judged), statuses.index(status))
+    if "not computed at this config" in statuses:
+        return Decision("not computed at this config", tuple(judged), statuses.index("not computed at this config"))
     holds = [s in MATCHED for s in statuses]
     fails = [s == "differs" for s in statuses]
     if all(holds):

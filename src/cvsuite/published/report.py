@@ -19,7 +19,6 @@ import pandas as pd
 
 from cvsuite.published.comparison import DEPENDS, KINDS, verdict_counts
 from cvsuite.published.findings import (
-    UNMOVED_NOTE,
     by_finding,
     depending,
     errata,
@@ -33,11 +32,6 @@ from cvsuite.published.judging_guide import ANCHOR as GUIDE_ANCHOR
 from cvsuite.published.judging_guide import guide_markdown, judge_anchor
 from cvsuite.published.markdown import markdown_cell, markdown_table
 from cvsuite.published.scales import Scales
-
-__all__ = [
-    "UNMOVED_NOTE", "by_finding", "errata", "grouped_by_remark", "markdown_cell", "markdown_table", "remarks",
-    "without_unmoved",
-]  # fmt: skip
 
 MARKS = {
     "reproduced": "✅ reproduced",
