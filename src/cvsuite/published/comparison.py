@@ -268,10 +268,7 @@ def _row(record: Record, tables, vague, changes, config, cache) -> tuple[dict, l
         "se": None,
         "reading": "",
         "other_readings": "",
-        "rejected": "; ".join(
-            f"read as {r.reading}, ruled out by '{r.because}'" + (f": {r.why}" if r.why else "")
-            for r in record.rejected
-        ),
+        "rejected": "",
         "allowance": None,
         "z": None,
         "alternative": "",
@@ -285,6 +282,12 @@ def _row(record: Record, tables, vague, changes, config, cache) -> tuple[dict, l
 
     def fill(text: str, judged: dict | None = None) -> str:
         return render(text, tables, config, cache, judged)
+
+    ruled_out = [(fill(r.reading), r.because, fill(r.why)) for r in record.rejected]
+    row["rejected"] = "; ".join(
+        f"read as {reading}, ruled out by '{because}'" + (f": {why}" if why else "")
+        for reading, because, why in ruled_out
+    )
 
     if not record.readings:
         return {
@@ -364,9 +367,9 @@ def _row(record: Record, tables, vague, changes, config, cache) -> tuple[dict, l
         }
         for i, (r, j) in enumerate(decision.judged)
     ] + [
-        {"claim": record.id, "reading": "", "settles": "", "support": r.because, "text": r.reading, "judge": "",
-         "statistic": "", "value": "", "outcome": RULED_OUT, "found": r.why}
-        for r in record.rejected
+        {"claim": record.id, "reading": "", "settles": "", "support": because, "text": reading, "judge": "",
+         "statistic": "", "value": "", "outcome": RULED_OUT, "found": why}
+        for reading, because, why in ruled_out
     ]  # fmt: skip
 
 

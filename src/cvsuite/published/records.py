@@ -276,6 +276,10 @@ def _record(entry: dict, document: str, origin: str, declared, vague, table_cell
         if problem:
             raise refuse(f"{key}: {problem}")
     rejected = _rejected(entry.get("rejected", []), refuse)
+    for ruled in rejected:
+        problem = check_placeholders(ruled.reading, declared) or check_placeholders(ruled.why, declared)
+        if problem:
+            raise refuse(f"rejected: {problem}")
     return Record(
         id=ident,
         document=work,
