@@ -12,7 +12,7 @@ import pandas as pd
 
 from cvsuite.studies.robustness import Evidence, ShapeSettings, conclusion_statistics, side_by_side
 from cvsuite.studies.robustness_estimators import shape_estimators
-from cvsuite.studies.robustness_regression import k_bias_by_k
+from cvsuite.studies.robustness_regression import k_bias_by_k, leave_one_out_coverage
 from cvsuite.studies.shape_image_settings import holdout_name, kfold_name
 from cvsuite.workflow.outputs import read_tables
 from cvsuite.workflow.study_job import Job, StudyResult, run_job
@@ -53,6 +53,14 @@ def main(job: Job) -> StudyResult:
                 fresh.estimates, fresh.fold_models, settings.kfold, settings.document_datasets
             ),
             "k_bias_by_k": k_bias_by_k(fresh.k_bias, fresh.error_sources),
+            "loo_coverage": leave_one_out_coverage(
+                rob["loo_coverage_samples"],
+                job.config["sine_data"]["train_size"],
+                job.config["k_bias"]["degree"],
+                job.config["sine_data"]["noise"],
+                job.config["sine_data"]["half_width"],
+                rob["loo_coverage_seed"],
+            ),
         },
     )
 

@@ -455,3 +455,28 @@ def test_a_bootstrap_resample_holds_each_drawn_datasets_rows_as_often_as_it_was_
         # In the frame's order, each row repeated once per draw of its dataset.
         expected = [v for d, v in zip(frame["dataset"], frame["value"]) for _ in range(int(drawn.get(d, 0)))]
         assert resample["value"].tolist() == expected
+
+
+def test_leave_one_out_coverage_matches_a_refit_per_held_out_point_and_an_exact_true_risk():
+    """The hat-matrix shortcut and the midpoint-rule truth agree with 25 refits per sample and a fine
+    quadrature, on the same draws."""
+    from cvsuite.studies.robustness_regression import leave_one_out_coverage
+
+    samples, n, degree, noise, width, seed = 60, 25, 5, 0.35, 3.0, 7
+    table = leave_one_out_coverage(samples, n, degree, noise, width, seed)
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-width, width, (samples, n))
+    y = np.sin(1.4 * x) + 0.3 * x + noise * rng.standard_normal((samples, n))
+    grid = np.linspace(-width, width, 20001)
+    covered = []
+    for xs, ys in zip(x, y):
+        losses = []
+        for i in range(n):
+            keep = np.arange(n) != i
+            fit = np.polyfit(xs[keep] / width, ys[keep], degree)
+            losses.append((ys[i] - np.polyval(fit, xs[i] / width)) ** 2)
+        fit = np.polyfit(xs / width, ys, degree)
+        truth = noise**2 + np.mean((np.sin(1.4 * grid) + 0.3 * grid - np.polyval(fit, grid / width)) ** 2)
+        covered.append(abs(np.mean(losses) - truth) <= 2 * np.std(losses, ddof=1) / np.sqrt(n))
+    assert table.loc[0, "std_error_coverage"] == pytest.approx(np.mean(covered))
+    assert table.loc[0, "samples"] == samples and table.loc[0, "K"] == n

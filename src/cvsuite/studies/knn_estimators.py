@@ -167,6 +167,12 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
         np.array_equal(test, block)
         for (_, test), block in zip(KFold(n_folds).split(features), consecutive_folds(n, n_folds))
     )
+    # The document's sentence names StratifiedKFold beside KFold; on images stored class by class,
+    # unshuffled, it deals each class's members in order, so its folds are not consecutive blocks.
+    stratified_blocks = all(
+        np.array_equal(test, block)
+        for (_, test), block in zip(StratifiedKFold(n_folds).split(features, labels), consecutive_folds(n, n_folds))
+    )
     splits = [(np.setdiff1d(np.arange(n), test), test) for test in folds]
     scores = cross_val_score(KNeighborsClassifier(k), features, labels, cv=splits)  # one per fold
     sklearn_accuracy = float(scores.mean())
@@ -192,6 +198,7 @@ def sklearn_crosscheck(features: np.ndarray, labels: np.ndarray, folds: list[np.
         "folds": n_folds,
         "per_class_counts_match_stratified_kfold": same_counts,
         "unshuffled_kfold_is_consecutive_blocks": blocks,
+        "unshuffled_stratified_kfold_is_consecutive_blocks": stratified_blocks,
         "ours_accuracy": ours,
         "sklearn_accuracy": sklearn_accuracy,
         "sklearn_scores": len(scores),
