@@ -1,3 +1,4 @@
+import itertools
 import math
 from fractions import Fraction
 from pathlib import Path
@@ -20,8 +21,12 @@ from cvsuite.studies.kohavi_iris_majority import (
     spread,
 )
 from cvsuite.studies.kohavi_iris_majority_random_labels import (
+    AT_RANDOM,
     check_design,
+    exact_law,
+    fold_sizes,
     leave_one_out_accuracy,
+    random_kfold_accuracy,
     random_labels_table,
     round_robin_fold_counts,
     stratified_kfold_accuracy,
@@ -183,14 +188,15 @@ def exact_leave_one_out_law(n: int) -> tuple[Fraction, Fraction]:
 def test_leave_one_out_matches_its_exact_binomial_mean_and_sd():
     mean, variance = exact_leave_one_out_law(40)
     assert mean == Fraction(1, 2)  # unbiased for the true 1/2, with n even
-    table = random_labels_table(7, 4000, 40, [5, 10]).set_index("K")
-    loo = table.loc[40]
+    table = random_labels_table(7, 4000, 40, [5, 10]).set_index("protocol")
+    loo = table.loc["leave-one-out"]
     assert loo["exact_mean_accuracy"] == pytest.approx(float(mean), abs=1e-12)
     assert loo["exact_cv_sd"] == pytest.approx(math.sqrt(variance), abs=1e-12)
     assert abs(loo["mean_accuracy"] - float(mean)) < 4 * loo["mean_accuracy_se"]
     assert abs(loo["cv_sd"] - math.sqrt(variance)) < 4 * loo["cv_sd_se"]
     assert abs(loo["zero_accuracy_share"] - math.comb(40, 20) / 2**40) < 4 * math.sqrt(0.125 * 0.875 / 4000)
-    for k in (5, 10):  # K-fold too, against its exact law over counts and offsets
+    # K-fold too, stratified and at random, against its exact law
+    for k in ("stratified 5-fold", "stratified 10-fold", "random 5-fold", "random 10-fold"):
         assert abs(table.loc[k, "cv_sd"] - table.loc[k, "exact_cv_sd"]) < 4 * table.loc[k, "cv_sd_se"]
         assert (
             abs(table.loc[k, "mean_accuracy"] - table.loc[k, "exact_mean_accuracy"])
@@ -198,10 +204,34 @@ def test_leave_one_out_matches_its_exact_binomial_mean_and_sd():
         )
 
 
+def test_folds_at_random_leave_the_majority_predictor_unbiased_and_stratified_folds_do_not():
+    table = random_labels_table(7, 200, 40, [5, 10]).set_index("protocol")
+    # a held-out fair coin the predictor has not seen is right half the time
+    unbiased = ["random 5-fold", "random 10-fold", "leave-one-out"]
+    assert table.loc[unbiased, "exact_pessimism"].tolist() == [0.0] * 3
+    # stratified folds score the sample's own majority share: optimistic
+    assert (table.loc[["stratified 5-fold", "stratified 10-fold"], "exact_pessimism"] < -0.1).all()
+
+
+@pytest.mark.parametrize("n, n_folds", [(6, 3), (7, 3), (6, 2)])
+def test_the_exact_law_of_folds_at_random_is_that_of_every_assignment_and_labelling(n, n_folds):
+    sizes = fold_sizes(n, n_folds)
+    fold_of = np.repeat(np.arange(n_folds), sizes)
+    orders = np.array(list(itertools.permutations(range(n))))
+    accuracies = np.concatenate(  # each labelling, each order equally likely
+        [random_kfold_accuracy(np.array(labels)[orders], n_folds) for labels in itertools.product((0, 1), repeat=n)]
+    )
+    assert len(set(fold_of)) == n_folds
+    mean, sd = exact_law(n, n_folds, AT_RANDOM)
+    assert mean == pytest.approx(np.mean(accuracies), abs=1e-12)
+    assert sd == pytest.approx(np.std(accuracies), abs=1e-12)
+
+
 def test_sd_standard_errors_match_the_spread_over_independent_replicate_runs():
-    runs = [random_labels_table(seed, 500, 40, [5, 10]).set_index("K") for seed in range(60)]
+    runs = [random_labels_table(seed, 500, 40, [5, 10]).set_index("protocol") for seed in range(60)]
+    k_fold = ["stratified 5-fold", "stratified 10-fold", "random 5-fold", "random 10-fold"]
     for column in ("cv_sd", "loo_minus_k_cv_sd"):
-        for k in (5, 10) if column.startswith("loo") else (5, 10, 40):
+        for k in k_fold if column.startswith("loo") else [*k_fold, "leave-one-out"]:
             observed = np.std([run.loc[k, column] for run in runs], ddof=1)
             reported = np.sqrt(np.mean([run.loc[k, f"{column}_se"] ** 2 for run in runs]))
             # 60 runs pin the observed spread to about 10%.
@@ -210,13 +240,13 @@ def test_sd_standard_errors_match_the_spread_over_independent_replicate_runs():
 
 def test_at_the_defaults_leave_one_out_spreads_more_than_ten_and_five_fold_by_many_standard_errors():
     params = yaml.safe_load((ROOT / "config.yaml").read_text())["kohavi_iris_majority"]["random_labels"]
-    table = random_labels_table(params["seed"], params["samples"], params["n"], params["folds"]).set_index("K")
-    for k in (5, 10):
+    table = random_labels_table(params["seed"], params["samples"], params["n"], params["folds"]).set_index("protocol")
+    for k in ("stratified 5-fold", "stratified 10-fold", "random 5-fold", "random 10-fold"):
         assert table.loc[k, "loo_minus_k_cv_sd"] > 10 * table.loc[k, "loo_minus_k_cv_sd_se"]
         assert table.loc[k, "loo_minus_k_cv_sd"] == pytest.approx(
-            table.loc[params["n"], "cv_sd"] - table.loc[k, "cv_sd"]
+            table.loc["leave-one-out", "cv_sd"] - table.loc[k, "cv_sd"]
         )
-    assert table.loc[params["n"], ["loo_minus_k_cv_sd", "loo_minus_k_cv_sd_se"]].tolist() == [0.0, 0.0]
+    assert table.loc["leave-one-out", ["loo_minus_k_cv_sd", "loo_minus_k_cv_sd_se"]].tolist() == [0.0, 0.0]
     assert (table["true_accuracy"] == 0.5).all()
 
 
