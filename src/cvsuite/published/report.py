@@ -300,14 +300,18 @@ def readings_table(judged: list[dict], ruled_out: list[dict]) -> list[str]:
 
 
 def _finding_lines(groups: dict[str, list], readings, lead) -> list[str]:
-    """One subsection per finding: its lead (the erratum's words), then each part: the sentence, the
-    record, every reading with what it found, the readings ruled out, and the note."""
+    """One subsection per finding: its lead (the first part's finding, ``lead(row)``), then each part:
+    the sentence, the record, its own finding where it is not the lead's (K = 10 beside K = 5), every
+    reading with what it found, the readings ruled out, and the note."""
     out = []
     for number, group in enumerate(groups.values(), 1):
-        out += [f"### {number}. {_sentence(lead(group))}", ""]
+        headline = lead(group[0])
+        out += [f"### {number}. {_sentence(headline)}", ""]
         for r in group:
             figure = f" [Figure](#{figure_anchor(r.figure)})." if isinstance(r.figure, str) and r.figure else ""
             out += [f"*The document says* ({_where(r)}) (`{r.claim}`).{figure}", ""]
+            if lead(r) != headline:
+                out += [f"*What the run found for it:* {_sentence(_cell(lead(r)))}", ""]
             out += readings_table(*readings_of(readings, r.claim))
             note = without_unmoved(r.note)
             if note:
@@ -327,7 +331,7 @@ def _errata_lines(rows: pd.DataFrame, readings: pd.DataFrame | None) -> list[str
         "document's most plausible.",
         "",
     ]
-    return out + _finding_lines(findings, readings, lambda group: group[0].erratum or group[0].claim)
+    return out + _finding_lines(findings, readings, lambda r: r.erratum or r.claim)
 
 
 def _depending_lines(rows: pd.DataFrame, readings: pd.DataFrame | None) -> list[str]:
@@ -340,7 +344,7 @@ def _depending_lines(rows: pd.DataFrame, readings: pd.DataFrame | None) -> list[
         "one other. Neither errata nor reproduced, each is shown with every reading and what it found.",
         "",
     ]
-    return out + _finding_lines(groups, readings, lambda group: group[0].depends or group[0].claim)
+    return out + _finding_lines(groups, readings, lambda r: r.depends or r.claim)
 
 
 def _remark_lines(rows: pd.DataFrame) -> list[str]:
