@@ -11,7 +11,7 @@ from pathlib import Path
 from cvsuite.published.published_values import extract_text
 from cvsuite.published.records import DOCUMENTS, RecordError, read_records
 from cvsuite.published.scales import SCALES_FILE
-from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog
+from cvsuite.workflow.catalog import CatalogError, figure_key, load_catalog, read_source
 from cvsuite.workflow.config_checks import ConfigError, checked_config, load_schema
 from cvsuite.workflow.config_file import load_config
 from cvsuite.workflow.code_inputs import code_inputs, code_record, figure_code_inputs, quoted_names
@@ -304,6 +304,35 @@ VARMA_SIMON_SIMULATION = {
         k: v for k, v in VARMA_SIMON.items() if k not in ("datasets_per_shard", "nested_per_shard")
     },
 }
+
+
+# Each step's shards by plan, as folders under results/<step>/: a study that reads `<step>.<table>`
+# reads that table of every shard of the plan named for the step, and `<step>.<table>@<plan>` of the
+# plan `<step>@<plan>` (studies.yaml).
+SHARD_FOLDERS = {
+    "shape_image_datasets": [f"{start}-{stop}" for start, stop in SHAPE_SHARDS],
+    "shape_image_datasets@robustness": [f"{start}-{stop}" for start, stop in ROBUST_SHAPE_SHARDS],
+    "cv_variance_datasets": [f"{start}-{stop}" for start, stop in CV_VARIANCE_SHARDS],
+    "fresh_sine_datasets": [f"{start}-{stop}" for start, stop in ROBUST_SINE_SHARDS],
+    "varma_simon_datasets": [f"{scenario}/{start}-{stop}" for scenario, start, stop in VARMA_SIMON_SHARDS],
+}
+
+
+def study_inputs(name):
+    """A study's inputs, from its entry in studies.yaml: its code, the printed values it starts from
+    (if it does), then each table it reads, by the input name it gives (a step's, one per shard)."""
+    entry = f"experiments/{name}.py"
+    files = {"code": code_of(entry)}
+    if study(name).starts_from_published:
+        files["published"] = published_of(entry)
+    for input_name, source in study(name).reads.items():
+        read, table, plan = read_source(source)
+        if read in CATALOG.steps:
+            folders = SHARD_FOLDERS[f"{read}@{plan}" if plan else read]
+            files[input_name] = [study(read).table_path(table, folder) for folder in folders]
+        else:
+            files[input_name] = study(read).table_path(table)
+    return files
 
 
 # The verdict is what a run is for: print it as the very last lines (after Snakemake's own summary,

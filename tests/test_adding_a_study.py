@@ -98,13 +98,20 @@ def captions(study: Study) -> str | None:
     return f"no {', '.join(missing)}" if missing else None
 
 
-def rule_in_a_topic_file(study: Study) -> str | None:
+def generated_rule(study: Study) -> str | None:
+    """A study's rule is generated from its studies.yaml entry (rules/studies.smk), never written."""
     texts = rule_texts()
-    where = [path for path, text in texts.items() if defines_rule(text, study.name)]
-    in_topics = [p for p in where if p.startswith("rules/") and p not in ("rules/common.smk", "rules/figures.smk")]
-    if in_topics:
+    written = [path for path, text in texts.items() if defines_rule(text, study.name)]
+    if written:
+        return f"rule {study.name} is written in {', '.join(written)}; it is generated from studies.yaml"
+    generator = "for _study in CATALOG.studies:"
+    return None if generator in texts["rules/studies.smk"] else "rules/studies.smk generates no rule"
+
+
+def step_rule(study: Study) -> str | None:
+    if defines_rule(rule_texts().get("rules/simulation_steps.smk", ""), study.name):
         return None
-    return f"rule {study.name} is in {where or 'no file'}, not in a rules/<topic>.smk"
+    return f"rule {study.name} is not in rules/simulation_steps.smk"
 
 
 # How each path of the list is checked, for every study (PER_STUDY; FIGURES_ONLY for studies that
@@ -117,14 +124,13 @@ PER_STUDY: dict[str, Callable[[Study], str | None]] = {
     "experiments/<name>.py": entry_point,
     "src/cvsuite/figures/<name>.py": figure_module,
     "report/<name>/<figure>.rst": captions,
-    "rules/<topic>.smk": rule_in_a_topic_file,
     "tests/test_<name>.py": has_file("tests/test_<name>.py"),
 }
 FIGURES_ONLY = {"src/cvsuite/figures/<name>.py", "report/<name>/<figure>.rst"}
 PER_STEP: dict[str, Callable[[Study], str | None]] = {
     "studies.yaml": catalog_entry,
     "experiments/<step>.py": entry_point,
-    "rules/<topic>.smk": rule_in_a_topic_file,
+    "rules/simulation_steps.smk": step_rule,
 }
 # Files one for all studies: a study adds to them, where it needs to.
 SHARED = {
@@ -148,7 +154,7 @@ ENFORCED = {
     ],
     "tests/test_catalog.py::test_every_study_and_step_has_a_rule_and_every_rule_is_listed": [
         "studies.yaml",
-        "rules/<topic>.smk",
+        "rules/simulation_steps.smk",
     ],
     "tests/test_catalog.py::test_a_simulation_step_has_its_entry_point": ["experiments/<step>.py"],
     "tests/test_catalog.py::test_every_figure_has_its_one_line_caption": ["report/<name>/<figure>.rst"],
@@ -170,7 +176,6 @@ ENFORCED = {
     "tests/test_tiny_workflow.py::test_every_study_writes_every_declared_table_figure_and_provenance": [
         "experiments/<name>.py",
         "src/cvsuite/figures/<name>.py",
-        "rules/<topic>.smk",
     ],
     "tests/test_tiny_workflow.py::test_every_figure_is_drawn_and_checked": ["src/cvsuite/figures/<name>.py"],
 }
@@ -195,10 +200,9 @@ def test_every_simulation_step_has_each_listed_file(path):
     assert problems == [], f"{len(problems)} of {len(STEPS)} steps"
 
 
-def test_every_study_and_step_has_its_rule_in_the_snakefile_or_a_file_it_includes():
-    texts = rule_texts()
-    missing = [s.name for s in STUDIES + STEPS if not any(defines_rule(t, s.name) for t in texts.values())]
-    assert missing == []
+def test_every_studys_rule_is_generated_and_every_steps_rule_is_written_in_the_steps_file():
+    problems = [p for s in STUDIES if (p := generated_rule(s))] + [p for s in STEPS if (p := step_rule(s))]
+    assert problems == []
 
 
 @pytest.mark.parametrize("path", sorted(p for p in SHARED if p in LISTED))

@@ -10,16 +10,24 @@ from cvsuite.workflow.catalog import CatalogError, columns_match, declares_colum
 
 CATALOG = load_catalog(ROOT / "studies.yaml")
 NAMES = sorted(CATALOG.studies)
-# The rules, as the Snakefile and the files it includes write them; the figure rules are generated,
-# one per study that draws (rules/figures.smk).
+# The rules, as the Snakefile and the files it includes write them; each study's rule and figure rule
+# are generated from studies.yaml (rules/studies.smk, rules/figures.smk), the loops GENERATORS names.
 RULE_FILES = [ROOT / "Snakefile", *sorted((ROOT / "rules").glob("*.smk"))]
 RULES = {rule for path in RULE_FILES for rule in re.findall(r"^rule (\w+):", path.read_text(), re.M)}
+GENERATORS = {
+    "rules/studies.smk": "for _study in CATALOG.studies:",
+    "rules/figures.smk": "for _name in (n for n in CATALOG.studies if study(n).figures):",
+}
 # A caption is read under its figure, on a phone too: what is plotted, the finding, the source.
 CAPTION_MAX_WORDS = 60
 
 
 def test_every_study_and_step_has_a_rule_and_every_rule_is_listed():
-    assert RULES == set(CATALOG.studies) | set(CATALOG.steps) | {"all", "compare"}
+    """The steps' rules and all and compare are written; the studies' are generated (the tiny
+    workflow runs every one of them)."""
+    assert RULES == set(CATALOG.steps) | {"all", "compare"}
+    for path, loop in GENERATORS.items():
+        assert loop in (ROOT / path).read_text(encoding="utf-8"), path
 
 
 def test_the_snakefile_is_a_contents_page_of_the_files_it_includes():
@@ -137,6 +145,26 @@ def test_a_column_pattern_declares_the_columns_it_stands_for():
             "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]},"
             " figures_read_published: 1}}\n",
             "studies.s.figures_read_published: must be true or false",
+        ),
+        (
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, reads: {b: u.a}}}\n",
+            "studies.s.reads.b: no study or step 'u'",
+        ),
+        (
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, reads: {b: s.z}}}\n",
+            "studies.s.reads.b: 's' has no table 'z' (it has a)",
+        ),
+        (
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, reads: {b: s.a@p}}}\n",
+            "studies.s.reads.b: '@p' names shards, and 's' is a study, not a step",
+        ),
+        (
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, reads: {code: s.a}}}\n",
+            "studies.s.reads: code is the name of an input every rule has",
+        ),
+        (
+            "steps: {}\nstudies: {s: {title: t, source: s, config: [c], tables: {a: [x]}, reads: {b: a}}}\n",
+            "studies.s.reads.b: 'a' is not '<study>.<table>' or '<step>.<table>'",
         ),
     ],
 )

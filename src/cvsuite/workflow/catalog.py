@@ -12,7 +12,16 @@ from pathlib import Path
 
 from cvsuite.published.column_patterns import columns_match, declares_column
 
-__all__ = ["Catalog", "CatalogError", "Study", "columns_match", "declares_column", "figure_key", "load_catalog"]
+__all__ = [
+    "Catalog",
+    "CatalogError",
+    "Study",
+    "columns_match",
+    "declares_column",
+    "figure_key",
+    "load_catalog",
+    "read_source",
+]
 
 FIGURE_FORMATS = ("png", "svg")
 
@@ -34,6 +43,8 @@ class Study:
     report_tables: dict[str, list[str]] = field(default_factory=dict)
     figure_arrays: list[str] = field(default_factory=list)
     figures_read_published: bool = False
+    starts_from_published: bool = False
+    reads: dict[str, str] = field(default_factory=dict)
 
     def table_path(self, table: str, folder: str = "") -> str:
         """results/<study>[/<folder>]/<table>.csv"""
@@ -96,7 +107,31 @@ def load_catalog(path: str | Path) -> Catalog:
     clash = set(steps) & set(studies)
     if clash:
         raise CatalogError(f"{path}: {', '.join(sorted(clash))} listed both as a step and as a study")
+    for study in studies.values():
+        for name, source in study.reads.items():
+            _check_read(f"{path}: studies.{study.name}.reads.{name}", source, steps, studies)
     return Catalog(steps=steps, studies=studies)
+
+
+def read_source(source: str) -> tuple[str, str, str]:
+    """A ``reads`` entry, ``<study>.<table>`` or ``<step>.<table>[@<plan>]``, as (study or step, table,
+    plan); the plan is the step's own name unless another is given, and empty for a study."""
+    source, _, plan = source.partition("@")
+    name, _, table = source.partition(".")
+    return name, table, plan
+
+
+def _check_read(where: str, source, steps: dict[str, Study], studies: dict[str, Study]) -> None:
+    if not isinstance(source, str) or source.count(".") != 1:
+        raise CatalogError(f"{where}: {source!r} is not '<study>.<table>' or '<step>.<table>'")
+    name, table, plan = read_source(source)
+    read = steps.get(name) or studies.get(name)
+    if read is None:
+        raise CatalogError(f"{where}: no study or step '{name}'")
+    if table not in read.tables:
+        raise CatalogError(f"{where}: '{name}' has no table '{table}' (it has {', '.join(read.tables)})")
+    if plan and name not in steps:
+        raise CatalogError(f"{where}: '@{plan}' names shards, and '{name}' is a study, not a step")
 
 
 _STUDY_KEYS = {
@@ -108,6 +143,8 @@ _STUDY_KEYS = {
     "figure_arrays",
     "figures_read_published",
     "report_tables",
+    "starts_from_published",
+    "reads",
 }
 _STEP_KEYS = {"tables"}
 
@@ -141,8 +178,16 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
     if figure_arrays and not figures:
         raise CatalogError(f"{where}.figure_arrays: only a study that draws figures saves arrays for them")
     read_published = body.get("figures_read_published", False)
-    if not isinstance(read_published, bool):
-        raise CatalogError(f"{where}.figures_read_published: must be true or false")
+    starts_from_published = body.get("starts_from_published", False)
+    for key, value in (("figures_read_published", read_published), ("starts_from_published", starts_from_published)):
+        if not isinstance(value, bool):
+            raise CatalogError(f"{where}.{key}: must be true or false")
+    reads = body.get("reads") or {}
+    if not isinstance(reads, dict):
+        raise CatalogError(f"{where}.reads: must map each input's name to '<study>.<table>'")
+    clashes = {"code", "published"} & set(reads)
+    if clashes:
+        raise CatalogError(f"{where}.reads: {', '.join(sorted(clashes))} is the name of an input every rule has")
     report_tables = body.get("report_tables") or {}
     for table, columns in report_tables.items():
         if table not in tables or not set(columns) <= set(tables[table]):
@@ -157,4 +202,6 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
         report_tables=report_tables,
         figure_arrays=figure_arrays,
         figures_read_published=read_published,
+        starts_from_published=starts_from_published,
+        reads={str(k): v for k, v in reads.items()},
     )
