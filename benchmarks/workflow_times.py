@@ -162,7 +162,7 @@ def run_snakemake(workdir: Path, cores: int) -> tuple[float, float, float, str]:
 
 def rules_run(log: str) -> list[str]:
     """The rules a run's log says it ran, once per job, sorted (``all`` left out: it runs nothing)."""
-    return sorted(r for r in re.findall(r"^(?:local)?rule (\w+):", log, re.M) if r != "all")
+    return sorted(r for r in re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", log, re.M) if r != "all")
 
 
 # The edits a reader makes most, made one after another on a finished run (each only adds: undoing

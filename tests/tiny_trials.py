@@ -106,8 +106,10 @@ def tried(workdir: Path, edit: Callable[[Path], None], commands) -> Trial:
 
 
 def planned_rules(run) -> set[str]:
-    """The rules a dry run would run, from its listing."""
-    return set(re.findall(r"^(?:local)?rule (\w+):", run.stdout, re.M))
+    """The rules a dry run would run, from its "Job stats" table (the default profile leaves out each
+    job's listing)."""
+    _, found, stats = run.stdout.partition("Job stats:")
+    return set(re.findall(r"^(\w+)\s+\d+$", stats.split("\ntotal", 1)[0], re.M)) if found else set()
 
 
 def only_run(trial: Trial) -> subprocess.CompletedProcess:

@@ -84,12 +84,20 @@ def job_argument(rule: str, wildcards, input, output, threads: int, params: Mapp
     )
 
 
+def job_label(rule: str, wildcards) -> str:
+    """How the terminal names a job: its rule, then its shard (``shape_image_datasets 0 40``)."""
+    return rule + "".join(f" {v}" for v in wildcards.values())
+
+
 def job_from_command_line(argv: list[str] | None = None) -> JobSpec:
     """The job of this process: its JSON text and its log file, the two arguments of its command."""
     arguments = sys.argv[1:] if argv is None else argv
     if len(arguments) != 2:
         raise SystemExit(f"usage: {sys.argv[0]} JOB LOG, with JOB the job's JSON text (see cvsuite.workflow.job_spec)")
     job, log = json.loads(arguments[0]), arguments[1]
+    if argv is None:
+        # The run's progress, one line a job as it starts (its shard too); Snakemake adds one as it ends.
+        print(f"[{job_label(job['rule'], job['wildcards'])}] started", file=sys.stderr, flush=True)
     return JobSpec(
         rule=job["rule"],
         input=Named(job["input"]),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cvsuite.published.column_patterns import columns_match
-from cvsuite.workflow.job_spec import JobSpec, job_from_command_line
+from cvsuite.workflow.job_spec import JobSpec, job_from_command_line, job_label
 from cvsuite.workflow.outputs import end_job_process, logged_to, write_arrays, write_provenance, write_table
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def run_job(compute: Callable[[Job], StudyResult], job: JobSpec | None = None) -
         # Parallelism belongs to Snakemake jobs: BLAS threads inside a job only slow it down, and one
         # thread keeps the last bits of every matrix product independent of the machine's cores.
         with threadpool_limits(limits=job.threads):
-            name = job.rule + "".join(f" {v}" for v in job.wildcards.values())
+            name = job_label(job.rule, job.wildcards)
             result = compute(Job(config=dict(params.blocks), input=job.input, wildcards=job.wildcards, name=name))
         write_result(job.rule, result, dict(job.output.items()), params.blocks, params.columns, params.arrays)
     end_job_process()
