@@ -1,17 +1,16 @@
 """Study bias_variance: the decomposition's sentences of "Estimating Out-of-Sample Error", measured.
 
-Fits least-squares polynomials of growing degree to many samples of each size drawn from the
-curved regression of "Regularization and Cross-Validation"; writes squared bias, variance, their sum
-with the noise and the expected training error per size and degree, the best degree per size, and
-what the sentences compare, sample by sample on the same fits: the most flexible fit against the
-most rigid, each degree's variance at the next size, the ends of the degree range against the best
-interior degree, the neighbouring sizes' optima against each other, the training error's steps and
-each degree's squared bias across sizes; and each fit's expected error measured directly under
-squared and 0-1 loss against the three terms (decomposition_by_loss), with the ends of the degree
-range against the best interior degree under 0-1 loss (zero_one_ends_against_interior). Its figure (the
-decomposition against degree) is drawn from the first two tables by its figure rule
-(cvsuite.figures.bias_variance.draw).
-"""
+Fits least-squares polynomials of growing degree to many samples of each size drawn from the curved
+regression of "Regularization and Cross-Validation"; writes squared bias, variance, their sum with
+the noise and the expected training error per size and degree, the best degree per size, and what
+the sentences compare, sample by sample on the same fits: the most flexible fit against the most
+rigid, each degree's variance at the next size and at the next degree, the ends of the degree range
+against the best interior degree, the neighbouring sizes' optima against each other, the training
+error's steps and each degree's squared bias across sizes; and each fit's expected error measured
+directly under squared and 0-1 loss against the three terms (decomposition_by_loss), with the ends
+of the degree range against the best interior degree under 0-1 loss
+(zero_one_ends_against_interior). Its figure (the decomposition against degree) is drawn from the
+first two tables by its figure rule (cvsuite.figures.bias_variance.draw)."""
 
 from cvsuite.studies.bias_variance import (
     BiasVarianceSettings,
@@ -19,6 +18,7 @@ from cvsuite.studies.bias_variance import (
     decomposition,
     ends_against_interior,
     fit_samples,
+    flexibility_steps,
     more_data,
     optima,
     optimum_shift,
@@ -42,6 +42,7 @@ def main(job: Job) -> StudyResult:
             "optima": best,
             "rigid_and_flexible": rigid_and_flexible(fits),
             "more_data": more_data(fits),
+            "flexibility_steps": flexibility_steps(fits),
             "ends_against_interior": ends_against_interior(fits),
             "optimum_shift": optimum_shift(fits, best),
             "optimum_shift_held_out": optimum_shift_held_out(fits),

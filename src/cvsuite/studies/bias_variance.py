@@ -256,6 +256,29 @@ def more_data(fits: Fits) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def flexibility_steps(fits: Fits) -> pd.DataFrame:
+    """Per sample size and each step of degree: the variance at the next degree over the variance at
+    this one, on the same samples, its log and the log's paired s.e. ("Estimating Out-of-Sample
+    Error", Bias and variance: a more flexible model "responds more to the particular sample it was
+    given, raising variance", read at every step of flexibility)."""
+    rows = []
+    for n in fits.sizes:
+        scatters = fits.scatters(n)
+        for i in range(len(fits.degrees) - 1):
+            log_ratio, log_ratio_se = paired_log_ratio(scatters[i + 1], scatters[i])
+            rows.append(
+                {
+                    "n": n,
+                    "degree": fits.degrees[i],
+                    "next_degree": fits.degrees[i + 1],
+                    "variance_ratio": float(np.exp(log_ratio)),
+                    "log_variance_ratio": log_ratio,
+                    "log_variance_ratio_se": log_ratio_se,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def ends_against_interior(fits: Fits) -> pd.DataFrame:
     """Per sample size and each end of the degree range (the most rigid and the most flexible fit):
     the end's expected error over the least expected error among the interior degrees, on the same
