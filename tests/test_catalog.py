@@ -99,15 +99,6 @@ def test_every_study_reads_only_config_blocks_that_exist():
         assert set(study.config) <= blocks, study.name
 
 
-def test_no_module_under_src_is_over_400_lines():
-    long = {
-        p.relative_to(ROOT).as_posix(): n
-        for p in (ROOT / "src").rglob("*.py")
-        if (n := len(p.read_text().splitlines())) > 400
-    }
-    assert not long, long
-
-
 @pytest.mark.parametrize(
     "declared, actual, matches",
     [
