@@ -52,7 +52,7 @@ def time_page(timings: dict) -> str:
     out.append(
         f"`snakemake all` from nothing takes {workflow['seconds']} s on {workflow['cores']} cores "
         f"({workflow['jobs']} jobs; {workflow['cpu_seconds']} s of CPU, {workflow['job_cpu_seconds']} s of it the "
-        f"jobs'; the largest jobs' CPU: {largest}), against a budget of {workflow['budget_seconds']} s: "
+        f"jobs'; the longest jobs, by their CPU: {largest}), against a budget of {workflow['budget_seconds']} s: "
         f"{_within(workflow['within_budget'])}."
     )
     fixed = timings.get("fixed_costs")
