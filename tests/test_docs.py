@@ -64,3 +64,14 @@ def test_a_link_to_a_missing_file_or_heading_is_found(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("# Title\n\n[ok](#title) [gone](nowhere.md) [bad](#no-such) `[code](x.md)` [web](https://x.org)\n")
     assert [p.split(" ")[0] for p in broken(page)] == ["nowhere.md", "#no-such"]
+
+
+def test_the_readmes_study_table_names_every_study_and_step_in_studies_yaml():
+    """The table under "What the workflow makes" is written by hand; it must not leave a study out."""
+    from cvsuite.workflow.catalog import load_catalog
+
+    catalog = load_catalog(ROOT / "studies.yaml")
+    section = README.read_text(encoding="utf-8").split("## What the workflow makes", 1)[1].split("\n## ", 1)[0]
+    first_cells = " ".join(line.split("|")[1] for line in section.splitlines() if line.startswith("| `"))
+    named = set(re.findall(r"`(\w+)`", first_cells))
+    assert sorted((set(catalog.studies) | set(catalog.steps)) - named) == []
