@@ -7,8 +7,10 @@ tests/test_packaging.py holds the committed page to what this renders from the c
 from __future__ import annotations
 
 
-def _median(values: list[float]) -> float:
-    return sorted(values)[len(values) // 2]
+def median(values) -> float:
+    """The middle of an odd number of runs (the upper middle of an even one), as every ratio takes it."""
+    ordered = sorted(values)
+    return float(ordered[len(ordered) // 2])
 
 
 def _jobs(run: dict) -> str:
@@ -64,8 +66,8 @@ def time_page(timings: dict) -> str:
             f"{fixed['target_cpu_seconds']} s each: {_within(fixed['within_target'])}.",
         ]
     if side:
-        medians = [_median(side[key]) for key in ("this_tree_seconds", "baseline_seconds")]
-        jobs = [_median(side[key]) for key in ("this_tree_job_cpu_seconds", "baseline_job_cpu_seconds")]
+        medians = [median(side[key]) for key in ("this_tree_seconds", "baseline_seconds")]
+        jobs = [median(side[key]) for key in ("this_tree_job_cpu_seconds", "baseline_job_cpu_seconds")]
         out += [
             "",
             f"## Beside {side['baseline']}",
@@ -78,7 +80,7 @@ def time_page(timings: dict) -> str:
         ]
         if side.get("benchmark_files_cpu_ratio"):
             files = [
-                _median(side[key])
+                median(side[key])
                 for key in ("this_tree_benchmark_files_cpu_seconds", "baseline_benchmark_files_cpu_seconds")
             ]
             out[-1] += (
@@ -88,8 +90,8 @@ def time_page(timings: dict) -> str:
         compare = [c for c in side.get("this_tree_compare_cpu_seconds", []) if c is not None]
         if compare:
             before = [c for c in side.get("baseline_compare_cpu_seconds", []) if c is not None]
-            out[-1] += f" The comparison job alone takes {_median(compare)} s of CPU" + (
-                f" ({_median(before)} s at the baseline)." if before else "."
+            out[-1] += f" The comparison job alone takes {median(compare)} s of CPU" + (
+                f" ({median(before)} s at the baseline)." if before else "."
             )
         if side.get("listing_seconds"):
             out += [

@@ -46,7 +46,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from time_page import time_page  # beside this file: run as a script, its folder is on the path
+from time_page import median, time_page  # beside this file: run as a script, its folder is on the path
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMINGS = ROOT / "benchmarks" / "timings.json"
@@ -257,8 +257,8 @@ def against_baseline(ref: str, cores: int, rounds: int, edits: bool = False) -> 
     finally:
         shutil.rmtree(tree, ignore_errors=True)
 
-    def median(name: str, key: str) -> float:
-        return float(sorted(run[key] for run in runs[name])[len(runs[name]) // 2])
+    def median_of(name: str, key: str) -> float:
+        return median(run[key] for run in runs[name])
 
     side = {
         "baseline": ref,
@@ -270,9 +270,9 @@ def against_baseline(ref: str, cores: int, rounds: int, edits: bool = False) -> 
         "this_tree_cpu_seconds": [run["cpu_seconds"] for run in runs["this_tree"]],
         "baseline_job_cpu_seconds": [run["job_cpu_seconds"] for run in runs["baseline"]],
         "this_tree_job_cpu_seconds": [run["job_cpu_seconds"] for run in runs["this_tree"]],
-        "wall_ratio": round(median("this_tree", "seconds") / median("baseline", "seconds"), 3),
-        "cpu_ratio": round(median("this_tree", "cpu_seconds") / median("baseline", "cpu_seconds"), 3),
-        "job_cpu_ratio": round(median("this_tree", "job_cpu_seconds") / median("baseline", "job_cpu_seconds"), 3),
+        "wall_ratio": round(median_of("this_tree", "seconds") / median_of("baseline", "seconds"), 3),
+        "cpu_ratio": round(median_of("this_tree", "cpu_seconds") / median_of("baseline", "cpu_seconds"), 3),
+        "job_cpu_ratio": round(median_of("this_tree", "job_cpu_seconds") / median_of("baseline", "job_cpu_seconds"), 3),
         "baseline_benchmark_files_cpu_seconds": [run.get("benchmark_files_cpu_seconds") for run in runs["baseline"]],
         "this_tree_benchmark_files_cpu_seconds": [run["benchmark_files_cpu_seconds"] for run in runs["this_tree"]],
         "baseline_compare_cpu_seconds": [run.get("compare_cpu_seconds") for run in runs["baseline"]],
@@ -280,12 +280,14 @@ def against_baseline(ref: str, cores: int, rounds: int, edits: bool = False) -> 
     }
     if all(run.get("benchmark_files_cpu_seconds") for run in runs["baseline"]):
         side["benchmark_files_cpu_ratio"] = round(
-            median("this_tree", "benchmark_files_cpu_seconds") / median("baseline", "benchmark_files_cpu_seconds"), 3
+            median_of("this_tree", "benchmark_files_cpu_seconds")
+            / median_of("baseline", "benchmark_files_cpu_seconds"),
+            3,
         )
     if listing:
-        over = sorted(run["seconds"] / seconds for run, seconds in zip(runs["this_tree"], listing))
+        over = [run["seconds"] / seconds for run, seconds in zip(runs["this_tree"], listing)]
         side["listing_seconds"] = listing
-        side["over_listing"] = round(over[len(over) // 2], 2)  # the median of each run over its listing
+        side["over_listing"] = round(median(over), 2)  # the median of each run over its listing
         side["over_listing_target"] = OVER_LISTING_TARGET
         side["within_over_listing_target"] = side["over_listing"] <= OVER_LISTING_TARGET
     side["job_cpu_ratio_target"] = JOB_CPU_RATIO_TARGET
@@ -359,14 +361,14 @@ def fixed_costs(rounds: int = 5) -> dict:
     entry = str(ROOT / "experiments" / "draw_figures.py")
     folder = Path(tempfile.mkdtemp(prefix="cvsuite-fixed-"))
     try:
-        study_cpu = sorted(job_cpu(EMPTY_STUDY_JOB, [json.dumps(study), "job.log"], folder) for _ in range(rounds))
+        study_cpu = [job_cpu(EMPTY_STUDY_JOB, [json.dumps(study), "job.log"], folder) for _ in range(rounds)]
         figure_arguments = [entry, json.dumps(figure), "figures.log"]
-        figure_cpu = sorted(job_cpu(EMPTY_FIGURE_JOB, figure_arguments, folder) for _ in range(rounds))
+        figure_cpu = [job_cpu(EMPTY_FIGURE_JOB, figure_arguments, folder) for _ in range(rounds)]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     medians = {
-        "study_job_cpu_seconds": round(study_cpu[rounds // 2], 3),
-        "figure_job_cpu_seconds": round(figure_cpu[rounds // 2], 3),
+        "study_job_cpu_seconds": round(median(study_cpu), 3),
+        "figure_job_cpu_seconds": round(median(figure_cpu), 3),
     }
     return {
         **medians,

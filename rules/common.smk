@@ -244,10 +244,6 @@ def job_params(rule, params):
     return {**params, "job": job}
 
 
-def shard_tables(step, table, shards):
-    return [study(step).table_path(table, f"{start}-{stop}") for start, stop in shards]
-
-
 def study_tables(names):
     return [study(n).table_path(t) for n in names for t in study(n).tables]
 
@@ -309,11 +305,15 @@ VARMA_SIMON_SIMULATION = {
 # Each step's shards by plan, as folders under results/<step>/: a study that reads `<step>.<table>`
 # reads that table of every shard of the plan named for the step, and `<step>.<table>@<plan>` of the
 # plan `<step>@<plan>` (studies.yaml).
+def range_folders(shards):
+    return [f"{start}-{stop}" for start, stop in shards]  # the steps' "{start}-{stop}" wildcards
+
+
 SHARD_FOLDERS = {
-    "shape_image_datasets": [f"{start}-{stop}" for start, stop in SHAPE_SHARDS],
-    "shape_image_datasets@robustness": [f"{start}-{stop}" for start, stop in ROBUST_SHAPE_SHARDS],
-    "cv_variance_datasets": [f"{start}-{stop}" for start, stop in CV_VARIANCE_SHARDS],
-    "fresh_sine_datasets": [f"{start}-{stop}" for start, stop in ROBUST_SINE_SHARDS],
+    "shape_image_datasets": range_folders(SHAPE_SHARDS),
+    "shape_image_datasets@robustness": range_folders(ROBUST_SHAPE_SHARDS),
+    "cv_variance_datasets": range_folders(CV_VARIANCE_SHARDS),
+    "fresh_sine_datasets": range_folders(ROBUST_SINE_SHARDS),
     "varma_simon_datasets": [f"{scenario}/{start}-{stop}" for scenario, start, stop in VARMA_SIMON_SHARDS],
 }
 

@@ -117,9 +117,9 @@ def random_kfold_accuracy(shuffled_labels: np.ndarray, n_folds: int) -> np.ndarr
     ``shuffled_labels`` (samples x n, labels already in a random order) cut into consecutive folds
     of ``fold_sizes``."""
     n = shuffled_labels.shape[-1]
-    starts = np.concatenate([[0], np.cumsum(fold_sizes(n, n_folds))[:-1]])
-    held_out_1 = np.add.reduceat(shuffled_labels, starts, axis=-1)
-    held_out_0 = fold_sizes(n, n_folds) - held_out_1
+    sizes = fold_sizes(n, n_folds)
+    held_out_1 = np.add.reduceat(shuffled_labels, np.concatenate([[0], np.cumsum(sizes)[:-1]]), axis=-1)
+    held_out_0 = sizes - held_out_1
     count_1 = shuffled_labels.sum(axis=-1, keepdims=True)
     hits = majority_hits(held_out_0, held_out_1, n - count_1, count_1)
     return hits.sum(axis=-1) / n
@@ -203,13 +203,14 @@ def random_folds_moments(n: int, n_folds: int, count_1: int) -> tuple[float, flo
     first = second = 0.0
     for s, s_folds in zip(sizes, folds_of_size):
         h, p = fold_law(s, count_1, count_0)
-        first += s_folds * p @ hits(s, h)
-        second += s_folds * p @ hits(s, h) ** 2
+        hits_s = hits(s, h)
+        first += s_folds * p @ hits_s
+        second += s_folds * p @ hits_s**2
         for t, t_folds in zip(sizes, folds_of_size):
             pairs = s_folds * (t_folds - (s == t))
             if pairs:
                 expected_second = [q @ hits(t, b) for b, q in (fold_law(t, count_1 - i, count_0 - s + i) for i in h)]
-                second += pairs * p @ (hits(s, h) * np.array(expected_second))
+                second += pairs * p @ (hits_s * np.array(expected_second))
     return first / n, second / n**2
 
 
@@ -257,9 +258,9 @@ def random_labels_table(seed: int, samples: int, n: int, folds) -> pd.DataFrame:
       the held-out losses adds to the average's variance (1 when they are independent).
     """
     accuracy = cv_accuracies(seed, samples, n, sorted(folds))
-    loo_influence = sd_influence(accuracy[LEAVE_ONE_OUT, n])
-    rows = []
     loo = accuracy[LEAVE_ONE_OUT, n]
+    loo_influence = sd_influence(loo)
+    rows = []
     for (assignment, k), values in accuracy.items():
         exact_mean, exact_sd = exact_law(n, k, assignment)
         gap_influence = loo_influence - sd_influence(values)
