@@ -119,6 +119,13 @@ def test_monotone_and_interior_minimum_read_a_curve_along_its_parameter():
     assert judged("interior_minimum", {"along": "d"}, {"d": [0, 1], "x": [1.0, 2.0]}).status == "differs"
 
 
+def test_an_equality_is_refuted_by_a_distance_beyond_the_allowance_and_never_confirmed():
+    at = {"at": "0.5"}
+    far = judged("sign", at, {"x": [0.39], "x_se": [0.024]})
+    assert far.status == "differs" and "(-4.6 SE from 0.5)" in far.found
+    assert judged("sign", at, {"x": [0.5], "x_se": [0.01]}).status == "inconclusive"
+
+
 def test_an_effect_of_either_sign_is_never_refuted_by_a_non_detection():
     either = {"away_from": "0", "rows": "some"}
     assert judged("sign", either, {"x": [0.0, -0.5], "x_se": [0.1, 0.1]}).status == "reproduced"

@@ -30,13 +30,14 @@ NOISE_JUDGES: dict[str, Judge] = {}
 # Claims: signs and orderings with their noise
 
 
-SIDES = ("above", "below", "away_from")
+SIDES = ("above", "below", "away_from", "at")
 
 
 def _direction(params, vague) -> tuple[str, float, str]:
-    """The claimed side (``above``, ``below``, or ``away_from`` for an effect of either sign), its
-    reference value, and where the value comes from: the record's number, or a vague word's bound
-    on its scale ("no such bias": below a quarter of the bias it answers), whose side it takes."""
+    """The claimed side (``above``, ``below``, ``away_from`` for an effect of either sign, or ``at``
+    for no effect: "as often too high as too low"), its reference value, and where the value comes
+    from: the record's number, or a vague word's bound on its scale ("no such bias": below a quarter
+    of the bias it answers), whose side it takes."""
     given = [k for k in SIDES if k in params]
     if "word" in params:
         if given:
@@ -50,7 +51,9 @@ def _direction(params, vague) -> tuple[str, float, str]:
     if "scale" in params:
         raise JudgeError("a scale is named only beside the word it measures ('word')")
     if len(given) != 1:
-        raise JudgeError("give the claimed side: above, below or away_from (a reference value, usually 0), or a word")
+        raise JudgeError(
+            "give the claimed side: above, below, away_from or at (a reference value, usually 0), or a word"
+        )
     return given[0], number(params, given[0]), ""
 
 
@@ -58,6 +61,11 @@ def _sign_words(params, vague) -> str:
     side, reference, word = _direction(params, vague)
     z = number(params, "se", DETECTION_SE)
     every_row(params)
+    if side == "at":
+        return (
+            f"equals {short(reference)}: it differs when more than {short(z)} standard errors off it"
+            f"{rows_words(params, '')} (an equality is refuted, never confirmed: within, the test cannot decide)"
+        )
     if side == "away_from":
         power = number(params, "power_se", POWER_SE)
         return (
@@ -87,7 +95,8 @@ def _z(difference: float, se: float) -> float:
     standard errors. It differs only when it lies more than 2 standard errors on the other side; in
     between, the test cannot decide, and the verdict says the smallest effect it would have seen. An
     effect the sentence says exists, of either sign ("depends on K", "can be high"), is never refuted by
-    a test that does not see it.""",
+    a test that does not see it. A sentence that says there is no effect is refuted by one beyond 2
+    standard errors, and never confirmed by a test that sees none.""",
 )
 def sign(evidence: Evidence, params, printed: str, vague) -> Judgement:
     """The sign of an estimate: it lies above (or below) a reference by more than ``se`` (2) of its
@@ -97,13 +106,20 @@ def sign(evidence: Evidence, params, printed: str, vague) -> Judgement:
     only when the estimate lies beyond ``se`` standard errors on the other side; between, it cannot
     decide (``inconclusive``), and says the smallest effect it would have seen: one of ``power_se``
     (2.8) standard errors is seen 80% of the time. ``away_from``: an effect of either sign ("depends
-    on K", "can be high"), which a non-detection never refutes: it reads ``inconclusive``. Every
-    selected row must hold (``rows: some``: one)."""
+    on K", "can be high"), which a non-detection never refutes: it reads ``inconclusive``. ``at``: no
+    effect ("as often too high as too low"), which an effect beyond ``se`` standard errors refutes
+    and nothing confirms: within them it reads ``inconclusive``. Every selected row must hold
+    (``rows: some``: one)."""
     side, reference, _ = _direction(params, vague)
     z = number(params, "se", DETECTION_SE)
     power = number(params, "power_se", POWER_SE)
     values, ses = evidence.numbers(), evidence.se()
-    if side == "away_from":
+    if side == "at":
+        # No side is claimed but the reference: a distance beyond the allowance refutes it, and
+        # nothing confirms it (a scores' floor of -inf keeps every row from holding).
+        scores = [-abs(_z(v - reference, s)) for v, s in zip(values, ses)]
+        sign_of = [1.0 if v >= reference else -1.0 for v in values]
+    elif side == "away_from":
         scores = [abs(_z(v - reference, s)) for v, s in zip(values, ses)]
         sign_of = [1.0 if v >= reference else -1.0 for v in values]
     else:
@@ -119,7 +135,7 @@ def sign(evidence: Evidence, params, printed: str, vague) -> Judgement:
     else:
         verdict = None
     pick = min(range(len(scores)), key=scores.__getitem__) if every else max(range(len(scores)), key=scores.__getitem__)
-    signed = sign_of[pick] * scores[pick]
+    signed = sign_of[pick] * abs(scores[pick]) if side == "at" else sign_of[pick] * scores[pick]
     found = f"{short4(values[pick])} ± {short4(ses[pick])} ({signed:+.1f} SE from {short(reference)})"
     if len(values) > 1:
         found += f"; {sum(holds_each)} of {len(values)} rows beyond {short(z)} SE"
