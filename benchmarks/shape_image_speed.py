@@ -11,12 +11,15 @@ In one run, on this machine:
 3. the same study written the usual scikit-learn way (a blur transformer and KNeighborsClassifier in
    a Pipeline, GridSearchCV for the selection, cross_val_score on the same folds), timed on a few
    datasets and scaled to all of them.
-Prints both ratios. Performance targets live here, never in a timed test.
+Prints the ratios, and writes benchmarks/speed.json and docs/speed.md from it (speed_page.py).
+Performance targets live here, never in a timed test.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
 import re
 import shutil
 import subprocess
@@ -28,22 +31,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
+from speed_page import speed_page  # beside this file: run as a script, its folder is on the path
+from workflow_times import machine
+
+from cvsuite.workflow.workflow_files import copy_workflow
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTING = ROOT.parent / "shared" / "reference" / "knn_shape_images.py"
-WORKFLOW = (
-    "Snakefile",
-    "rules",
-    "studies.yaml",
-    "config.yaml",
-    "schemas",
-    "registry",
-    "docs/notes",
-    "report",
-    "experiments",
-    "profiles",
-    "src",
-)
+SPEED = ROOT / "benchmarks" / "speed.json"
+SPEED_PAGE = ROOT / "docs" / "speed.md"  # written from SPEED (speed_page.py)
+# The target: the study's arithmetic this many times faster than the document's listing, in the same run.
+TARGET_OVER_LISTING = 20.0
 
 
 def run_listing() -> tuple[float, str]:
@@ -55,10 +53,7 @@ def run_listing() -> tuple[float, str]:
 
 
 def run_rules(cores: int) -> tuple[float, Path]:
-    workdir = Path(tempfile.mkdtemp(prefix="cvsuite-bench-"))
-    for name in WORKFLOW:
-        source = ROOT / name
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, workdir / name)
+    workdir = copy_workflow(ROOT, Path(tempfile.mkdtemp(prefix="cvsuite-bench-")))
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", str(cores), "knn_estimators", "nested_optimism", "-q"],
@@ -227,21 +222,25 @@ def main() -> None:
     args = parser.parse_args()
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     n = config["shape_images"]["datasets"]
+    record = {"measured": datetime.date.today().isoformat(), "machine": machine(), "cores": args.cores, "datasets": n}
 
     ours, workdir = run_rules(args.cores)
     simulation = run_simulation(args.cores, config)
+    record.update(rules_seconds=round(ours, 1), arithmetic_seconds=round(simulation, 1))
     print(f"our rules (snakemake --cores {args.cores} knn_estimators nested_optimism, from nothing): {ours:.1f} s")
     print(
         f"  of which the study's arithmetic ({n} datasets in {args.cores} processes, imports included): "
         f"{simulation:.1f} s"
     )
+    record.update(listing_seconds=None, printed_digits_identical=None, target_over_listing=TARGET_OVER_LISTING)
     if LISTING.exists():
         listing, printed = run_listing()
         same = listing_numbers(printed) == our_numbers(workdir / "results")
+        record.update(listing_seconds=round(listing, 1), printed_digits_identical=same)
         print(f"the document's listing:                                        {listing:.1f} s")
         print(
             f"speed-up over the listing: {listing / ours:.1f}x end to end, "
-            f"{listing / simulation:.1f}x for the arithmetic; "
+            f"{listing / simulation:.1f}x for the arithmetic (target {TARGET_OVER_LISTING:g}x); "
             f"printed digits identical: {same}"
         )
         if not same:
@@ -253,12 +252,20 @@ def main() -> None:
     seconds = sklearn_study(range(first, first + k), config)
     # The first dataset carries the repartitions; the others stand for the remaining n - 1.
     scaled = seconds[0] + (n - 1) * float(np.mean(seconds[1:] or seconds))
+    record["sklearn"] = {
+        "timed_datasets": k,
+        "seconds": [round(t, 1) for t in seconds],
+        "scaled_seconds": round(scaled),
+    }
     print(
         f"scikit-learn baseline: timed on datasets {first}..{first + k - 1} "
         f"({', '.join(f'{t:.1f}' for t in seconds)} s; the first carries the repartitions), "
         f"scaled to {n}: about {scaled:.0f} s; speed-up over it: {scaled / ours:.0f}x"
     )
     shutil.rmtree(workdir, ignore_errors=True)
+    SPEED.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    SPEED_PAGE.write_text(speed_page(record), encoding="utf-8")
+    print(f"wrote {SPEED.relative_to(ROOT)} and {SPEED_PAGE.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
+from cvsuite.workflow.workflow_files import copy_workflow
 from time_page import median, time_page  # beside this file: run as a script, its folder is on the path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,19 +61,6 @@ BUDGET_SECONDS = 60.0
 # (every reading judged, and the power some claims needed, may cost up to a fifth more).
 OVER_LISTING_TARGET = 1.5
 JOB_CPU_RATIO_TARGET = 1.20
-WORKFLOW = (
-    "Snakefile",
-    "rules",
-    "studies.yaml",
-    "config.yaml",
-    "schemas",
-    "registry",
-    "docs/notes",
-    "report",
-    "experiments",
-    "profiles",
-    "src",
-)
 
 
 def machine() -> dict:
@@ -202,9 +190,7 @@ def time_workflow(cores: int, tree: Path = ROOT, edits: bool = False) -> dict:
     the edits of ``EDITS`` on the finished run."""
     workdir = Path(tempfile.mkdtemp(prefix="cvsuite-times-"))
     try:
-        for name in WORKFLOW:
-            source = tree / name
-            (shutil.copytree if source.is_dir() else shutil.copy2)(source, workdir / name)
+        copy_workflow(tree, workdir)
         seconds, cpu, scheduler, log = run_snakemake(workdir, cores)
         jobs = job_times(workdir / "benchmarks" / "jobs")
         record = {

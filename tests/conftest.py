@@ -14,32 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from cvsuite.workflow.workflow_files import copy_workflow as copy_workflow_from
+
 ROOT = Path(__file__).resolve().parents[1]
-WORKFLOW_FILES = (
-    "Snakefile",
-    "rules",
-    "studies.yaml",
-    "config.yaml",
-    "schemas",
-    "registry",
-    "docs/notes",
-    "report",
-    "experiments",
-    "profiles",
-    "src",
-)
 
 
 def copy_workflow(destination: Path) -> Path:
     """Copy what `snakemake` reads (not results/ or figures/) into a fresh folder."""
-    destination.mkdir(parents=True, exist_ok=True)
-    for name in WORKFLOW_FILES:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, destination / name)
-    return destination
+    return copy_workflow_from(ROOT, destination)
 
 
 def snakemake(workdir: Path, *args: str, timeout: int = 1800, umask: int = 0o022) -> subprocess.CompletedProcess:

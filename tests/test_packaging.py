@@ -1,6 +1,7 @@
 """The promises around the code: the README's two commands, CI, the tested version ranges and the lock."""
 
 import re
+import sys
 
 import yaml
 
@@ -157,15 +158,35 @@ def test_every_import_of_the_tests_is_declared_with_the_test_extra():
     assert undeclared(list((ROOT / "tests").rglob("*.py")), extras=("test",)) == {}
 
 
+def _benchmark_module(name: str):
+    """A module of benchmarks/ (scripts, not a package), imported from its file."""
+    import importlib.util
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))  # the scripts import each other by name
+    try:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return module
+
+
+def test_the_speed_page_is_what_the_benchmark_measured():
+    """docs/speed.md is what benchmarks/speed_page.py writes from benchmarks/speed.json: no time typed."""
+    import json
+
+    speed = json.loads((ROOT / "benchmarks" / "speed.json").read_text())
+    page = (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
+    assert page == _benchmark_module("speed_page").speed_page(speed), "rerun benchmarks/shape_image_speed.py"
+
+
 def test_the_time_page_and_the_readme_state_the_measured_times():
     """docs/time.md is what benchmarks/time_page.py writes from benchmarks/timings.json, and the README's
     Quick start rounds the tests' times from it: no time is typed by hand."""
-    import importlib.util
     import json
 
-    spec = importlib.util.spec_from_file_location("time_page", ROOT / "benchmarks" / "time_page.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _benchmark_module("time_page")
     timings = json.loads((ROOT / "benchmarks" / "timings.json").read_text())
     page = (ROOT / "docs" / "time.md").read_text(encoding="utf-8")
     assert page == module.time_page(timings), "rerun benchmarks/workflow_times.py (or write time_page(timings))"
