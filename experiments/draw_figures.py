@@ -13,8 +13,8 @@ def _set_without_help(cls):
 
 # As matplotlib defines each Artist class, it gives its set() a signature and a docstring, each
 # property found by inspecting the class's setters and their docstrings (kwdoc, which also fills the
-# docstrings of plotting methods), for help() to show: about 0.1 s of CPU in each figure job, which
-# shows no help. Here alone, not in the library, so that an interactive session keeps its help.
+# docstrings of plotting methods), for help() to show: CPU spent in each figure job, which shows no
+# help. Here alone, not in the library, so that an interactive session keeps its help.
 matplotlib.artist.Artist._update_set_signature_and_docstring = classmethod(_set_without_help)
 matplotlib.artist.kwdoc = lambda artist: ""
 

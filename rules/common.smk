@@ -124,7 +124,7 @@ def published_values(rule, files, blocks=()):
 # entry point and the library modules it imports, transitively: cvsuite.workflow.code_inputs) with
 # their sha256, rewritten here only when one of them changes. An edit then reruns exactly the jobs
 # whose code it touches. One file stands for the 20-40 files themselves because Snakemake measures
-# every input of every waiting job at each scheduling round: 3 s of CPU a run with the files listed.
+# every input of every waiting job at each scheduling round, which costs with the files listed.
 CODE = "results/code"
 
 
@@ -346,7 +346,7 @@ def announce_verdict():
         return
 
     def say():
-        import pandas as pd  # here, not at the top: every Snakemake start would pay 0.2 s for it
+        import pandas as pd  # here, not at the top: every Snakemake start would pay for it
 
         from cvsuite.published.report import verdict_line
 

@@ -70,3 +70,20 @@ def test_no_module_below_the_registry_decides_a_sentence(layer: str):
         if re.search(r"\bUNDECIDED\b|['\"]undecided['\"]|claims_table", p.read_text(encoding="utf-8"))
     ]
     assert not found, found
+
+
+def test_every_public_function_and_class_of_the_science_states_its_contract():
+    """Every public function and class of data/, methods/ and studies/ has a docstring: the contract a
+    reader needs without reading the body, and the document section it follows where it follows one."""
+    import ast
+
+    bare = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
+        for layer in ("data", "methods", "studies")
+        for path in sorted((ROOT / "src" / "cvsuite" / layer).glob("*.py"))
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        and not node.name.startswith("_")
+        and not ast.get_docstring(node)
+    ]
+    assert bare == [], "public functions without a docstring:\n" + "\n".join(bare)

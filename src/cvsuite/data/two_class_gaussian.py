@@ -53,8 +53,8 @@ def linear_rule_error(w: np.ndarray, b: float, class_means: np.ndarray) -> float
     if length == 0.0:
         return 0.5
     # ndtr is the standard normal CDF that scipy.stats.norm.cdf evaluates, without importing
-    # scipy.stats (half a second for every simulation job); imported here, as the study that gathers
-    # the shards imports this module but never computes an error (scipy.special: 0.18 s).
+    # scipy.stats (the slowest of scipy's imports, in every simulation job); imported here, as the
+    # study that gathers the shards imports this module but never computes an error.
     from scipy.special import ndtr
 
     margin = (class_means @ w + b) / length

@@ -114,6 +114,7 @@ def least_squares_coefficients(x, y, degree: int, x_design) -> np.ndarray:
 
 
 def predict(coefficients, x, x_design) -> np.ndarray:
+    """The polynomial of ``coefficients`` (in ``polynomial_basis`` on ``x_design``) at ``x``."""
     return polynomial_basis(x, len(coefficients) - 1, x_design) @ coefficients
 
 

@@ -20,7 +20,7 @@ def blurred_features(images: np.ndarray, sigma: float) -> np.ndarray:
     results to one call per image, without the per-call overhead.
     """
     # Imported here: the studies that gather the shape-image shards import this module's neighbours
-    # but never blur, and scipy.ndimage would cost each of them 0.19 s of imports.
+    # but never blur, and should not pay for importing scipy.ndimage.
     from scipy.ndimage import gaussian_filter
 
     stack = gaussian_filter(images, (0, sigma, sigma)) if sigma else images

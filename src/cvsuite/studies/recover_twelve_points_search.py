@@ -129,7 +129,7 @@ def solve_from(z0, objective: SearchObjective, targets: PrintedTargets, *, aim=N
     ``relative_first=False`` skips the first run (for starts already near a solution).
     """
     # Imported here: the study twelve_points imports this module's neighbours but never solves, and
-    # scipy.optimize would cost it 0.3 s of imports.
+    # should not pay for importing scipy.optimize.
     from scipy.optimize import least_squares
 
     aim = targets.values if aim is None else np.asarray(aim, dtype=float)

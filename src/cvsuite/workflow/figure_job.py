@@ -92,8 +92,7 @@ def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dic
     checks = []
     for name, figure in figures.items():
         # Laid out and measured once, then drawn once per format: the layout is checked on the draw
-        # that saves the PNG, the first format, not on a draw of its own (the 20 figure jobs took
-        # 25.0 s of CPU instead of 26.2).
+        # that saves the PNG, the first format, not on a draw of its own.
         page = lay_out(figure)
         with checked_when_saved(figure, f"{study}/{name}") as rows:
             save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=page)

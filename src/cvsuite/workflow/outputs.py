@@ -83,7 +83,7 @@ def read_tables(paths) -> pd.DataFrame:
     pandas 3 reads floats back exactly, so a table gathered from shards has the same bytes as
     one written in a single job.
     """
-    import pandas as pd  # here: the Snakefile imports this module, and pandas costs every start 0.2 s
+    import pandas as pd  # here: the Snakefile imports this module, and not every start needs pandas
 
     return pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
 
@@ -128,8 +128,8 @@ def write_folder(path: str | Path, files: dict[str, bytes], copies: dict[str, st
 
 
 # How each format is written: an SVG without the date, so that a rerun writes the same bytes; a PNG
-# compressed at zlib's level 3 rather than Pillow's 6 (the same pixels, files 2% larger, the 37 PNGs
-# of a run encoded in 1.1 s of CPU instead of 1.5).
+# compressed at zlib's level 3 rather than Pillow's 6 (the same pixels, files a little larger,
+# encoded in markedly less CPU).
 SAVE_OPTIONS = {"svg": {"metadata": {"Date": None}}, "png": {"pil_kwargs": {"compress_level": 3}}}
 
 
@@ -163,8 +163,8 @@ def git_commit(cwd: str | Path = ".") -> dict:
 
 
 def package_versions() -> dict:
-    # Here: every job imports this module, and importlib.metadata (with the email package) costs
-    # 0.01 s of CPU, while the versions are read once per run (run_record).
+    # Here: every job imports this module, and importlib.metadata imports the email package, while
+    # the versions are read once per run (run_record).
     from importlib import metadata
 
     versions = {"python": platform.python_version()}
