@@ -139,6 +139,8 @@ def sign(evidence: Evidence, params, printed: str, vague) -> Judgement:
     found = f"{short4(values[pick])} ± {short4(ses[pick])} ({signed:+.1f} SE from {short(reference)})"
     if len(values) > 1:
         found += f"; {sum(holds_each)} of {len(values)} rows beyond {short(z)} SE"
+        if any(fails_each):
+            found += f" on the claimed side, {sum(fails_each)} on the other"
     if verdict is None:
         effect = "an effect" if reference == 0 else f"a distance from {short(reference)}"
         # With one row enough, the steadiest row could have seen the least effect; with every row

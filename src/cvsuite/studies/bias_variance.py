@@ -188,6 +188,15 @@ def _jackknife_se(leave_one_out: np.ndarray) -> float:
     return float(np.sqrt((count - 1) / count * ((leave_one_out - leave_one_out.mean()) ** 2).sum()))
 
 
+def opposite_margin(bias_move: float, bias_move_se: float, variance_move: float, variance_move_se: float) -> float:
+    """How surely two moves go opposite ways: the weaker of the two in its own standard errors,
+    positive where they go opposite ways and negative where they go the same way ("Flexibility moves
+    the first two in opposite directions", judged jointly). Its standard error is 1 by construction:
+    beyond 2 either way, both moves are beyond 2 of their standard errors."""
+    bias_z, variance_z = bias_move / bias_move_se, variance_move / variance_move_se
+    return float(-np.sign(bias_z) * np.sign(variance_z) * min(abs(bias_z), abs(variance_z)))
+
+
 def paired_log_ratio(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, float]:
     """log(mean(numerators) / mean(denominators)) and its delta-method standard error, paired draw by
     draw (``ratio_and_se``): the log of a ratio of two means of positive draws."""
@@ -223,7 +232,7 @@ def rigid_and_flexible(fits: Fits) -> pd.DataFrame:
     lowest), on the same samples: the difference of their squared biases (flexible minus rigid, with
     its jackknife s.e.), and their variances' ratio (flexible over rigid), its log with the log's
     s.e., and their difference with its paired s.e. (heavy-tailed where the flexible fit is nearly
-    singular on some samples)."""
+    singular on some samples); and how surely the two move opposite ways (``opposite_margin``)."""
     rigid, flexible = 0, len(fits.degrees) - 1
     rows = []
     for n in fits.sizes:
@@ -246,6 +255,8 @@ def rigid_and_flexible(fits: Fits) -> pd.DataFrame:
                 "log_variance_ratio_se": log_ratio_se,
                 "variance_difference": flexible_m["variance"] - rigid_m["variance"],
                 "variance_difference_se": variance_gap_se * len(scatters[flexible]) / (len(scatters[flexible]) - 1),
+                "opposite_margin": opposite_margin(bias_gap, bias_gap_se, log_ratio, log_ratio_se),
+                "opposite_margin_se": 1.0,
             }
         )
     return pd.DataFrame(rows)
@@ -274,11 +285,12 @@ def more_data(fits: Fits) -> pd.DataFrame:
 
 def flexibility_steps(fits: Fits) -> pd.DataFrame:
     """Per sample size and each step of degree, on the same samples: the variance at the next degree
-    over the variance at this one, its log and the log's paired s.e., and the squared bias at the
-    next degree less the squared bias at this one, with its jackknife s.e. ("Estimating Out-of-Sample
-    Error", Bias and variance: a more flexible model "follows the true f more closely, lowering bias,
-    and responds more to the particular sample it was given, raising variance", read at every step of
-    flexibility)."""
+    over the variance at this one, its log and the log's paired s.e.; the squared bias at the next
+    degree less the squared bias at this one, with its jackknife s.e. and as a share of this degree's
+    squared bias; and how surely the two move opposite ways (``opposite_margin``). "Estimating
+    Out-of-Sample Error", Bias and variance: "Flexibility moves the first two in opposite directions.
+    A more flexible model follows the true f more closely, lowering bias, and responds more to the
+    particular sample it was given, raising variance", read at every step of flexibility."""
     rows = []
     for n in fits.sizes:
         scatters = fits.scatters(n)
@@ -295,6 +307,9 @@ def flexibility_steps(fits: Fits) -> pd.DataFrame:
                     "log_variance_ratio_se": log_ratio_se,
                     "bias_squared_difference": bias_gap,
                     "bias_squared_difference_se": bias_gap_se,
+                    "bias_squared_relative_change": bias_gap / squared_bias(fits.predictions[n][i], fits.truth),
+                    "opposite_margin": opposite_margin(bias_gap, bias_gap_se, log_ratio, log_ratio_se),
+                    "opposite_margin_se": 1.0,
                 }
             )
     return pd.DataFrame(rows)
