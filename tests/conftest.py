@@ -36,7 +36,7 @@ def snakemake(workdir: Path, *args: str, timeout: int = 1800, umask: int = 0o022
 
 # The slow tiers: each runs the workflow at the documents' scale, a fresh clone, a cluster or a second environment.
 SLOW_TIERS = ("workflow", "quickstart", "slurm", "versions")
-# Tests that read the workflow run at tests/tiny_config.yaml: their run starts in the background as the
+# Tests that read the workflow run at the schema's tiny settings: their run starts in the background as the
 # session starts (see ``tiny_workflow``) and they run last, so the other tests fill the wait.
 TINY = "tiny_workflow"
 
@@ -92,14 +92,14 @@ def copy_finished(finished: Path, destination: Path) -> Path:
 
 
 class TinyRun:
-    """The workflow run at tests/tiny_config.yaml in a scratch folder, started in the background; and,
+    """The workflow run at the schema's tiny settings in a scratch folder, started in the background; and,
     once asked (``start_trials``), the trials on it (tests/tiny_trials.py), started the moment it ends."""
 
     def __init__(self, tmp_path_factory: pytest.TempPathFactory):
         from concurrent.futures import ThreadPoolExecutor
 
         self.workdir = copy_workflow(tmp_path_factory.mktemp("tiny-workflow"))
-        shutil.copy2(TINY_CONFIG, self.workdir / TINY_CONFIG.name)
+        write_tiny_config(self.workdir)
         self.log = self.workdir / "snakemake.log"
         command = [sys.executable, "-m", "snakemake", "all", "--cores", "2", "--configfile", TINY_CONFIG.name]
         with open(self.log, "w") as log:
@@ -134,7 +134,22 @@ class TinyRun:
         self._waiting.shutdown(cancel_futures=True)
 
 
-TINY_CONFIG = ROOT / "tests" / "tiny_config.yaml"
+# The quick tests' settings, derived from the schema's ``tiny`` values (tiny_settings) and written
+# beside each scratch copy of the workflow under this name, for ``--configfile``.
+TINY_CONFIG = Path("tiny_config.yaml")
+
+
+def write_tiny_config(workdir: Path) -> Path:
+    """Write the schema's tiny settings into ``workdir`` as TINY_CONFIG; returns its path."""
+    import yaml
+
+    from cvsuite.workflow.config_checks import load_schema
+    from cvsuite.workflow.document_settings import tiny_settings
+
+    settings = tiny_settings(load_schema(ROOT / "schemas" / "config.schema.yaml"))
+    path = workdir / TINY_CONFIG
+    path.write_text(yaml.safe_dump(settings, sort_keys=False), encoding="utf-8")
+    return path
 
 
 def pytest_sessionstart(session):
@@ -172,7 +187,7 @@ def _start_tiny_workflow(request, tmp_path_factory):
 def tiny_workflow(_start_tiny_workflow) -> Path:
     """The folder of the finished tiny run (it must have succeeded)."""
     run = _start_tiny_workflow.finished()
-    assert run.returncode == 0, f"snakemake all --configfile tests/tiny_config.yaml failed:\n{run.stdout[-4000:]}"
+    assert run.returncode == 0, f"snakemake all --configfile tiny_config.yaml (the schema's tiny settings) failed:\n{run.stdout[-4000:]}"
     return _start_tiny_workflow.workdir
 
 

@@ -1,4 +1,4 @@
-"""The whole workflow at a tiny scale (tests/tiny_config.yaml), in the fast tier.
+"""The whole workflow at a tiny scale (the schema's ``tiny`` values), in the fast tier.
 
 Every study's entry point in experiments/, every figure, the shard and gather rules and the
 comparison run, so a broken entry point, figure or rule fails a bare ``pytest`` in seconds; the
@@ -23,16 +23,29 @@ from tiny_trials import KEPT, only_run, planned_rules
 CATALOG = load_catalog(ROOT / "studies.yaml")
 
 
-def test_the_tiny_config_changes_only_keys_the_documents_config_has():
-    documents = yaml.safe_load((ROOT / "config.yaml").read_text())
+def test_the_tiny_settings_are_a_valid_config_of_known_keys():
+    """The schema's ``tiny`` values, merged over config.yaml as ``--configfile`` merges them, pass every
+    check a user's config passes (types, ranges, the relations between keys); each ``tiny`` sits on a
+    key the schema declares, never on a block whose keys declare their own."""
+    from snakemake.utils import update_config
 
-    def unknown(tiny: dict, full: dict, where: str):
-        for key, value in tiny.items():
-            assert key in full, f"{TINY_CONFIG.name}: {where}{key} is not in config.yaml"
-            if isinstance(value, dict) and isinstance(full[key], dict):
-                unknown(value, full[key], f"{where}{key}.")
+    from cvsuite.workflow.config_checks import checked_config, load_schema
+    from cvsuite.workflow.document_settings import tiny_settings
 
-    unknown(yaml.safe_load(TINY_CONFIG.read_text()), documents, "")
+    schema = load_schema(ROOT / "schemas" / "config.schema.yaml")
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    update_config(config, tiny_settings(schema))
+    checked_config(config, schema)
+
+    def carries_tiny(node: dict) -> bool:
+        return "tiny" in node or any(carries_tiny(child) for child in node.get("properties", {}).values())
+
+    def doubled(node: dict, where: str) -> list[str]:
+        children = node.get("properties", {})
+        here = [where] if "tiny" in node and any(carries_tiny(child) for child in children.values()) else []
+        return here + [path for name, child in children.items() for path in doubled(child, f"{where}.{name}")]
+
+    assert doubled(schema, "config") == [], "a tiny value on a block whose keys carry their own"
 
 
 def test_the_tiny_run_ends_with_the_verdict(tiny_workflow):

@@ -4,7 +4,7 @@ The schema's ``default`` of every key is the value the suite runs at to reproduc
 document's own value where it fixes one, the suite's stated choice where it does not); the shipped
 config.yaml holds exactly these (a test keeps the two equal). A what-if changes some of them: these
 functions say which, so that the report can open with them and every number they moved can name
-them.
+them. The schema's ``tiny`` values are the quick tests' settings (``tiny_settings``).
 """
 
 from __future__ import annotations
@@ -19,6 +19,17 @@ def document_settings(schema: dict) -> dict:
     if "default" in schema:
         return schema["default"]
     return {name: document_settings(child) for name, child in schema.get("properties", {}).items()}
+
+
+def tiny_settings(schema: dict) -> dict:
+    """The quick tests' settings: the tree of the schema's ``tiny`` values, the small value each
+    parameter declares beside its type and range, where the documents' scale is too slow for the
+    whole workflow in the fast tier. Merged over config.yaml as ``--configfile`` merges, so a ``tiny``
+    on a block of keys may give only the keys it changes."""
+    if "tiny" in schema:
+        return schema["tiny"]
+    tree = {name: tiny_settings(child) for name, child in schema.get("properties", {}).items()}
+    return {name: value for name, value in tree.items() if value != {}}
 
 
 def changed_settings(config: dict, schema: dict) -> list[tuple[str, Any, Any]]:
