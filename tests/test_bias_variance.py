@@ -20,7 +20,7 @@ from cvsuite.studies.bias_variance import (
 )
 
 SETTINGS = BiasVarianceSettings(
-    (25, 400), (0, 1, 3, 5, 7), samples=60, grid_points=41, seed=1, noise=0.35, half_width=3.0
+    (25, 100), (0, 1, 3, 5, 7), samples=60, grid_points=41, seed=1, noise=0.35, half_width=3.0
 )
 
 
@@ -44,8 +44,9 @@ def test_the_decomposition_of_saved_fits_is_the_one_drawn_afresh(table):
 
 
 def test_a_constant_misses_the_curve_by_its_variance_over_the_range(table):
-    grid = np.linspace(-3, 3, 41)
-    constant = table[(table["n"] == 400) & (table["degree"] == 0)].iloc[0]
+    cells = np.linspace(-3, 3, 42)
+    grid = (cells[:-1] + cells[1:]) / 2  # the centres of 41 equal cells, as the study averages over x
+    constant = table[(table["n"] == 100) & (table["degree"] == 0)].iloc[0]
     curve = sine_signal(grid)
     assert constant["bias_squared"] == pytest.approx(np.mean((curve - curve.mean()) ** 2), rel=0.05)
 
@@ -65,7 +66,7 @@ def test_the_squared_biass_standard_error_is_the_jackknifes(fits, table):
 
 def test_the_flexible_fit_has_the_lower_bias_and_the_higher_variance_beyond_their_noise(fits, table):
     contrast = rigid_and_flexible(fits)
-    assert list(contrast["n"]) == [25, 400] and set(contrast["flexible_degree"]) == {7}
+    assert list(contrast["n"]) == [25, 100] and set(contrast["flexible_degree"]) == {7}
     assert (contrast["bias_squared_difference"] < -2 * contrast["bias_squared_difference_se"]).all()
     assert (contrast["log_variance_ratio"] > 2 * contrast["log_variance_ratio_se"]).all()
     by = table.set_index(["n", "degree"])
@@ -77,7 +78,7 @@ def test_the_flexible_fit_has_the_lower_bias_and_the_higher_variance_beyond_thei
 
 def test_more_data_lowers_the_variance_at_every_degree(fits):
     steps = more_data(fits)
-    assert len(steps) == len(SETTINGS.degrees) and set(steps["larger_n"]) == {400}
+    assert len(steps) == len(SETTINGS.degrees) and set(steps["larger_n"]) == {100}
     assert (steps["log_variance_ratio"] < -2 * steps["log_variance_ratio_se"]).all()
 
 
@@ -95,7 +96,7 @@ def test_the_optimum_moves_to_more_flexible_fits_on_the_curved_regression(fits, 
     best = optima(table)
     assert list(best["best_degree"]) == sorted(best["best_degree"])
     shift = optimum_shift(fits, best)
-    assert list(shift["at_n"]) == [25, 400] and (shift["log_error_ratio"] > 0).all()
+    assert list(shift["at_n"]) == [25, 100] and (shift["log_error_ratio"] > 0).all()
 
 
 def _fits_whose_best_degree_is(degree_of_least_error: dict[int, int]) -> Fits:
