@@ -24,7 +24,7 @@ tabled (``candidate_scores``): how well the CV ranking of the candidates holds a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
@@ -50,8 +50,6 @@ from cvsuite.methods.knn import (
 from cvsuite.studies.shape_image_settings import ShapeStudySettings, kfold_name
 
 BALANCED_LOO = "class-balanced leave-one-out"
-CANDIDATE_SCORE_COLUMNS = ["dataset", "sigma", "k", "cv_score", "true_accuracy"]
-
 
 @dataclass
 class DatasetResult:
@@ -311,39 +309,13 @@ def simulate_datasets(seeds, s: ShapeStudySettings, progress=None) -> DatasetRes
     return _tables(rows)
 
 
-TABLE_COLUMNS = {
-    "estimates": ["dataset", "estimator", "held_out_images", "estimate", "true_accuracy", "error"],
-    "repartitions": ["dataset", "repetition", "estimator", "estimate"],
-    "selection": [
-        "dataset",
-        "n_candidates",
-        "winner_sigma",
-        "winner_k",
-        "non_nested_score",
-        "nested_estimate",
-        "true_accuracy",
-        "optimism",
-        "nested_error",
-    ],
-    "fold_models": [
-        "dataset",
-        "estimator",
-        "training_images",
-        "estimate",
-        "fold_models_true_accuracy",
-        "true_accuracy",
-        "training_size_effect",
-        "validation_effect",
-    ],
-    "candidate_scores": CANDIDATE_SCORE_COLUMNS,
-}
-
-
 def _tables(rows: list[dict[str, list[dict]]]) -> DatasetResult:
-    """Each table built once from every dataset's rows, in order."""
+    """Each table built once from every dataset's rows, in order, its columns in the order of the
+    rows' keys (a table no dataset has rows for, as the repartitions of a shard without the chosen
+    dataset, is written with the columns its step declares: ``cvsuite.workflow.study_job``)."""
     return DatasetResult(
         **{
-            name: pd.DataFrame([row for dataset in rows for row in dataset[name]], columns=columns)
-            for name, columns in TABLE_COLUMNS.items()
+            field.name: pd.DataFrame([row for dataset in rows for row in dataset[field.name]])
+            for field in fields(DatasetResult)
         }
     )

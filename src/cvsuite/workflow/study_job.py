@@ -86,6 +86,16 @@ def run_job(compute: Callable[[Job], StudyResult], job: JobSpec | None = None) -
     end_job_process()
 
 
+def _with_declared_columns(table: pd.DataFrame, declared: list[str]) -> pd.DataFrame:
+    """A table built from no rows has no columns: it takes its declared ones, where they are names
+    (a pattern, ``prefix_*``, names no column)."""
+    if table.empty and len(table.columns) == 0 and not any("*" in c for c in declared):
+        import pandas as pd  # here: the Snakefile imports this module, and not every start needs pandas
+
+        return pd.DataFrame(columns=declared)
+    return table
+
+
 def write_result(
     study: str,
     result: StudyResult,
@@ -103,7 +113,8 @@ def write_result(
         raise OutputMismatch(
             f"{study}: wrote tables {sorted(result.tables)}, declared {sorted(declared)} (studies.yaml)"
         )
-    for name, table in result.tables.items():
+    tables = {name: _with_declared_columns(table, columns[name]) for name, table in result.tables.items()}
+    for name, table in tables.items():
         if not columns_match(columns[name], [str(c) for c in table.columns]):
             raise OutputMismatch(
                 f"{study}: table '{name}' has columns {list(table.columns)}, declared {columns[name]} (studies.yaml)"
@@ -112,7 +123,7 @@ def write_result(
         raise OutputMismatch(
             f"{study}: saved arrays {sorted(result.arrays)}, declared {sorted(arrays)} (studies.yaml figure_arrays)"
         )
-    for name, table in result.tables.items():
+    for name, table in tables.items():
         write_table(table, output[name])
     if arrays:
         write_arrays(result.arrays, output["figure_arrays"])
