@@ -74,8 +74,8 @@ def main(
     for study in catalog.studies.values():
         figures = [study.figure_path(f) for f in study.figures]
         captioned = [
-            (Path("..", f).as_posix() if report_dir == Path("results") else f, caption_of(study.name, f))
-            for f in figures
+            (Path("..", path).as_posix() if report_dir == Path("results") else path, study.captions[name])
+            for name, path in zip(study.figures, figures)
         ]
         shown = [
             (f"{study.name}/{table}.csv", by_name[f"{study.name}/{table}.csv"][columns])
@@ -91,7 +91,7 @@ def main(
     write_text(render_report(comparison, sections, changes, versions, covered, readings, scales), out.report)
     write_table(read_tables(figure_checks), out.figure_checks)
     shown = [
-        SiteStudy(s.name, s.title, s.source, [(f, caption_of(s.name, f)) for f in s.figures])
+        SiteStudy(s.name, s.title, s.source, [(f, s.captions[f]) for f in s.figures])
         for s in catalog.studies.values()
     ]
     notes = {Path(p).stem: Path(p).read_text(encoding="utf-8") for p in notes_files}
@@ -109,12 +109,6 @@ def main(
     write_text(overview_rst(comparison), out.overview)
     write_provenance(out.provenance, "compare", {"changed_settings": changes}, out)
     print(comparison["status"].value_counts().to_string())
-
-
-def caption_of(study: str, figure: str) -> str:
-    """The one-line caption kept beside the figure's report entry: report/<study>/<name>.rst."""
-    path = Path("report", study, f"{Path(figure).stem}.rst")
-    return " ".join(path.read_text(encoding="utf-8").split()) if path.exists() else Path(figure).stem
 
 
 if __name__ == "__main__":

@@ -150,16 +150,6 @@ def published_of(entry):
     return published_values(name, code_files(entry), study(name).config)
 
 
-# The report's captions, by absolute path: Snakemake reads a caption relative to the file that
-# defines the rule, and the rules are in rules/*.smk.
-CAPTIONS = Path(workflow.basedir, "report")
-
-
-def figure_captions():
-    """The one-line caption of every figure (report/<study>/<figure>.rst), which the comparison reads."""
-    return [f"report/{n}/{f}.rst" for n in CATALOG.studies for f in study(n).figures]
-
-
 def study(name):
     return CATALOG.studies[name] if name in CATALOG.studies else CATALOG.steps[name]
 
@@ -175,7 +165,10 @@ def figure_outputs(name):
     files = study(name).figure_outputs()
     for figure in study(name).figures:
         key = figure_key(figure, "png")
-        files[key] = report(files[key], caption=CAPTIONS / name / f"{figure}.rst", category=name)
+        # By absolute path: Snakemake reads a caption relative to the file that defines the rule
+        # (rules/*.smk); the figure job writes it from studies.yaml.
+        caption = Path(workflow.basedir, study(name).figure_path(figure, "rst"))
+        files[key] = report(files[key], caption=caption, category=name)
     return files
 
 
@@ -208,6 +201,7 @@ def figure_params(name):
             "study": name,
             "blocks": {block: config[block] for block in study(name).config},
             "tables": {t: study(name).table_path(t) for t in study(name).tables},
+            "captions": study(name).captions,
         },
     )
 

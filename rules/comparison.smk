@@ -5,7 +5,6 @@
 rule compare:
     input:
         code=code_of("experiments/compare.py"),
-        captions=figure_captions(),
         registry=REGISTRY,
         census="registry/census.csv",
         notes=sorted(str(p) for p in Path("docs/notes").glob("*.md")),

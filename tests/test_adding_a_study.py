@@ -92,12 +92,6 @@ def figure_module(study: Study) -> str | None:
     return None if has_draw else f"src/cvsuite/figures/{study.name}.py has no draw(inputs)"
 
 
-def captions(study: Study) -> str | None:
-    paths = [ROOT / "report" / study.name / f"{figure}.rst" for figure in study.figures]
-    missing = [p.relative_to(ROOT).as_posix() for p in paths if not p.is_file()]
-    return f"no {', '.join(missing)}" if missing else None
-
-
 def generated_rule(study: Study) -> str | None:
     """A study's rule is generated from its studies.yaml entry (rules/studies.smk), never written."""
     texts = rule_texts()
@@ -123,10 +117,9 @@ PER_STUDY: dict[str, Callable[[Study], str | None]] = {
     "src/cvsuite/studies/<name>.py": has_file("src/cvsuite/studies/<name>.py"),
     "experiments/<name>.py": entry_point,
     "src/cvsuite/figures/<name>.py": figure_module,
-    "report/<name>/<figure>.rst": captions,
     "tests/test_<name>.py": has_file("tests/test_<name>.py"),
 }
-FIGURES_ONLY = {"src/cvsuite/figures/<name>.py", "report/<name>/<figure>.rst"}
+FIGURES_ONLY = {"src/cvsuite/figures/<name>.py"}
 PER_STEP: dict[str, Callable[[Study], str | None]] = {
     "studies.yaml": catalog_entry,
     "experiments/<step>.py": entry_point,
@@ -156,7 +149,7 @@ ENFORCED = {
         "rules/simulation_steps.smk",
     ],
     "tests/test_catalog.py::test_a_simulation_step_has_its_entry_point": ["experiments/<step>.py"],
-    "tests/test_catalog.py::test_every_figure_has_its_one_line_caption": ["report/<name>/<figure>.rst"],
+    "tests/test_catalog.py::test_every_figure_has_its_caption": ["studies.yaml"],
     "tests/test_catalog.py::test_every_study_reads_only_config_blocks_that_exist": ["config.yaml", "studies.yaml"],
     "tests/test_config_file.py::test_the_shipped_config_is_the_documents_settings": ["schemas/config.schema.yaml"],
     "tests/test_config_validation.py::test_every_key_in_the_schema_has_a_description": ["schemas/config.schema.yaml"],

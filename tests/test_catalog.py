@@ -57,38 +57,40 @@ def test_a_simulation_step_has_its_entry_point(name):
     assert (ROOT / "experiments" / f"{name}.py").exists()
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_figure_has_its_one_line_caption(name):
-    for figure in CATALOG.studies[name].figures:
-        caption = ROOT / "report" / name / f"{figure}.rst"
-        assert caption.exists(), caption
-        assert len(caption.read_text().strip().splitlines()) == 1, caption
-
-
-def long_captions(report: Path) -> dict[str, int]:
-    """Every caption under ``report`` (``<study>/<figure>.rst``) longer than CAPTION_MAX_WORDS, as its
-    path from the repository root -> its words (runs of non-space characters, as ``wc -w`` counts)."""
+def long_captions(catalog) -> dict[str, int]:
+    """Every caption of a catalog's figures longer than CAPTION_MAX_WORDS, as ``<study>/<figure>`` ->
+    its words (runs of non-space characters, as ``wc -w`` counts)."""
     words = {
-        p.relative_to(report.parent).as_posix(): len(p.read_text(encoding="utf-8").split())
-        for p in report.glob("*/*.rst")
+        f"{study.name}/{figure}": len(caption.split())
+        for study in catalog.studies.values()
+        for figure, caption in study.captions.items()
     }
-    return {path: n for path, n in sorted(words.items()) if n > CAPTION_MAX_WORDS}
+    return {name: n for name, n in sorted(words.items()) if n > CAPTION_MAX_WORDS}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_figure_has_its_caption(name):
+    study = CATALOG.studies[name]
+    assert set(study.captions) == set(study.figures) and all(study.captions.values())
 
 
 def test_every_caption_is_at_most_60_words():
     """A caption says what is plotted, what it shows and where it comes from, under the figure in
     REPORT.md, on the site and in the Snakemake report; the longer reasoning goes to the study's notes,
     docs/notes/<study>.md."""
-    assert list((ROOT / "report").glob("*/*.rst")), "no caption found under report/"
-    long = long_captions(ROOT / "report")
+    assert any(study.captions for study in CATALOG.studies.values()), "no caption found in studies.yaml"
+    long = long_captions(CATALOG)
     assert long == {}, f"over {CAPTION_MAX_WORDS} words (caption: its words); move the detail to docs/notes: {long}"
 
 
 def test_a_caption_over_60_words_is_named_with_its_count(tmp_path):
-    (tmp_path / "report" / "a_study").mkdir(parents=True)
-    (tmp_path / "report" / "a_study" / "short.rst").write_text("word " * CAPTION_MAX_WORDS + "\n")
-    (tmp_path / "report" / "a_study" / "long.rst").write_text("a\tlong,  caption " * 21 + "\n")
-    assert long_captions(tmp_path / "report") == {"report/a_study/long.rst": 63}
+    import yaml
+
+    figures = {"short": "word " * CAPTION_MAX_WORDS, "long": "a\tlong,  caption " * 21}
+    study = {"title": "A", "source": "B", "config": ["c"], "tables": {"t": ["x"]}, "figures": figures}
+    path = tmp_path / "studies.yaml"
+    path.write_text(yaml.safe_dump({"steps": {}, "studies": {"a_study": study}}))
+    assert long_captions(load_catalog(path)) == {"a_study/long": 63}
 
 
 def test_every_study_reads_only_config_blocks_that_exist():

@@ -23,6 +23,7 @@ def outputs(tmp_path, arrays=False):
 
 def figure_outputs(tmp_path, figures):
     files = {f"{figure}_{fmt}": str(tmp_path / f"{figure}.{fmt}") for figure in figures for fmt in ("png", "svg")}
+    files.update({f"{figure}_caption": str(tmp_path / f"{figure}.rst") for figure in figures})
     return {**files, "figure_checks": str(tmp_path / "checks.csv"), "provenance": str(tmp_path / "drawn.json")}
 
 
@@ -73,8 +74,9 @@ def test_a_result_other_than_declared_is_refused_and_nothing_written(tmp_path, r
 def test_declared_figures_are_checked_saved_and_recorded(tmp_path):
     fig, ax = style.subplots()
     ax.plot([0, 1], [1, 0], label="a line")
-    write_figures("demo", {"plot": fig}, figure_outputs(tmp_path, ["plot"]), {"demo": {"k": 3}})
+    write_figures("demo", {"plot": fig}, figure_outputs(tmp_path, ["plot"]), {"demo": {"k": 3}}, {"plot": "A line."})
     assert (tmp_path / "plot.png").read_bytes().startswith(b"\x89PNG") and (tmp_path / "plot.svg").exists()
+    assert (tmp_path / "plot.rst").read_text() == "A line.\n"
     checks = pd.read_csv(tmp_path / "checks.csv")
     assert set(checks["figure"]) == {"demo/plot"}
     record = json.loads((tmp_path / "drawn.json").read_text())
@@ -84,7 +86,7 @@ def test_declared_figures_are_checked_saved_and_recorded(tmp_path):
 def test_a_missing_or_extra_figure_is_refused_and_nothing_written(tmp_path):
     fig, _ = style.subplots()
     with pytest.raises(FigureMismatch, match=r"drew \['other'\], declared \['plot'\]"):
-        write_figures("demo", {"other": fig}, figure_outputs(tmp_path, ["plot"]), {})
+        write_figures("demo", {"other": fig}, figure_outputs(tmp_path, ["plot"]), {}, {"plot": "A line."})
     assert not list(tmp_path.iterdir())
 
 

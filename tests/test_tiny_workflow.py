@@ -172,3 +172,9 @@ def test_a_comment_in_the_ridge_module_reruns_no_simulation_that_never_imports_i
 def test_a_comment_in_a_figure_module_redraws_those_figures_and_reruns_no_study(trials):
     run = only_run(trials["a figure module"])
     assert run.returncode == 0 and planned_rules(run) == {"k_bias_figures", "compare", "all"}, run.stdout[-2000:]
+
+
+def test_a_captions_edit_reruns_its_figure_job_and_the_comparison_alone(trials):
+    """A caption is declared in studies.yaml, and its figure job writes it beside the figure."""
+    run = only_run(trials["a caption"])
+    assert run.returncode == 0 and planned_rules(run) == {"k_bias_figures", "compare", "all"}, run.stdout[-2000:]

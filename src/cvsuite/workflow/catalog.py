@@ -37,6 +37,7 @@ class Study:
     name: str
     tables: dict[str, list[str]]
     figures: list[str] = field(default_factory=list)
+    captions: dict[str, str] = field(default_factory=dict)  # each figure's one-line caption
     title: str = ""
     source: str = ""
     config: list[str] = field(default_factory=list)
@@ -68,12 +69,19 @@ class Study:
 
     def figure_outputs(self) -> dict[str, str]:
         """Every file the study's figure job writes: figures as ``<figure>_png`` and ``<figure>_svg``,
-        ``figure_checks`` (their layout checks, ``cvsuite.figures.layout_checks``) and ``provenance``
-        (figures/<study>/provenance.json)."""
+        their captions as ``<figure>_caption`` (figures/<study>/<figure>.rst, for ``snakemake
+        --report``), ``figure_checks`` (their layout checks, ``cvsuite.figures.layout_checks``) and
+        ``provenance`` (figures/<study>/provenance.json)."""
         files = {figure_key(f, fmt): self.figure_path(f, fmt) for f in self.figures for fmt in FIGURE_FORMATS}
+        files.update({caption_key(f): self.figure_path(f, "rst") for f in self.figures})
         files["figure_checks"] = self.table_path("figure_checks")
         files["provenance"] = f"figures/{self.name}/provenance.json"
         return files
+
+
+def caption_key(figure: str) -> str:
+    """The output name of a figure's caption file: ``<figure>_caption``."""
+    return f"{figure}_caption"
 
 
 def figure_key(figure: str, fmt: str) -> str:
@@ -166,13 +174,16 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
     tables = body.get("tables") or {}
     if not tables or not all(isinstance(c, list) and c for c in tables.values()):
         raise CatalogError(f"{where}.tables: every table needs a list of its columns")
-    figures = list(body.get("figures") or [])
+    captions = body.get("figures") or {}
+    if not isinstance(captions, dict) or not all(isinstance(c, str) and c.strip() for c in captions.values()):
+        raise CatalogError(f"{where}.figures: must map each figure's name to its one-line caption")
+    figures = list(captions)
     if "figure_checks" in tables:
         raise CatalogError(
             f"{where}.tables: 'figure_checks' is the name of the layout checks every drawing study writes"
         )
     for figure in figures:
-        if any(figure_key(figure, fmt) in tables for fmt in FIGURE_FORMATS):
+        if any(figure_key(figure, fmt) in tables for fmt in FIGURE_FORMATS) or caption_key(figure) in tables:
             raise CatalogError(f"{where}.figures: '{figure}' clashes with a table's output name")
     figure_arrays = list(body.get("figure_arrays") or [])
     if figure_arrays and not figures:
@@ -196,6 +207,7 @@ def _study(path: Path, name: str, body, step: bool) -> Study:
         name=name,
         tables={t: [str(c) for c in cols] for t, cols in tables.items()},
         figures=figures,
+        captions={str(f): " ".join(c.split()) for f, c in captions.items()},
         title=body.get("title", ""),
         source=body.get("source", ""),
         config=list(body.get("config") or []),

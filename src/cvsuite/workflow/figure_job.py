@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from cvsuite.figures.figure_inputs import FigureInputs
-from cvsuite.workflow.catalog import FIGURE_FORMATS, figure_key
+from cvsuite.workflow.catalog import FIGURE_FORMATS, caption_key, figure_key
 from cvsuite.workflow.job_spec import JobSpec, job_from_command_line
-from cvsuite.workflow.outputs import end_job_process, logged_to, save_figure, write_provenance, write_table
+from cvsuite.workflow.outputs import end_job_process, logged_to, save_figure, write_provenance, write_table, write_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -70,11 +70,11 @@ def run_figure_job(job: JobSpec | None = None) -> None:
             config=dict(params.blocks), tables=SavedTables(params.tables), arrays=arrays, published=published
         )
         figures = importlib.import_module(f"cvsuite.figures.{study}").draw(inputs)
-        write_figures(study, figures, dict(job.output.items()), dict(params.blocks))
+        write_figures(study, figures, dict(job.output.items()), dict(params.blocks), dict(params.captions))
     end_job_process()
 
 
-def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dict) -> None:
+def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dict, captions: dict[str, str]) -> None:
     """Check the figures against the declared ones, save them with their layout checked, then the
     checks, provenance last.
 
@@ -98,5 +98,7 @@ def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dic
             save_figure(figure, [output[figure_key(name, fmt)] for fmt in FIGURE_FORMATS], page=page)
         checks += rows
     write_table(pd.DataFrame(checks, columns=CHECK_COLUMNS), output["figure_checks"])
+    for name in figures:
+        write_text(captions[name] + "\n", output[caption_key(name)])
     # Last, with the checksum of every file above: a job cut short leaves no record to vouch for them.
     write_provenance(output["provenance"], f"{study}_figures", blocks, output.values())

@@ -15,7 +15,6 @@ WORKFLOW_FILES = (
     "schemas",
     "registry",
     "docs/notes",
-    "report",
     "experiments",
     "profiles",
     "src",
