@@ -46,7 +46,7 @@ def speed_page(speed: dict) -> str:
             "<!-- Written by benchmarks/shape_image_speed.py from benchmarks/speed.json; do not edit. -->",
             "",
             "`benchmarks/shape_image_speed.py` times, in one run on the same machine, the document's listing",
-            "(`../shared/reference/knn_shape_images.py`: the code \"Cross-Validation\" prints, cut from it into a",
+            '(`../shared/reference/knn_shape_images.py`: the code "Cross-Validation" prints, cut from it into a',
             "file beside this repository; the benchmark skips it when the file is absent), our `knn_estimators`",
             "and `nested_optimism` from nothing, and the same study written the usual scikit-learn way (a blur",
             "transformer and `KNeighborsClassifier` in a Pipeline, `GridSearchCV`, `cross_val_score` on the same",

@@ -46,8 +46,9 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from cvsuite.workflow.workflow_files import copy_workflow
 from time_page import median, time_page  # beside this file: run as a script, its folder is on the path
+
+from cvsuite.workflow.workflow_files import copy_workflow
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMINGS = ROOT / "benchmarks" / "timings.json"

@@ -91,8 +91,7 @@ def main(
     write_text(render_report(comparison, sections, changes, versions, covered, readings, scales), out.report)
     write_table(read_tables(figure_checks), out.figure_checks)
     shown = [
-        SiteStudy(s.name, s.title, s.source, [(f, s.captions[f]) for f in s.figures])
-        for s in catalog.studies.values()
+        SiteStudy(s.name, s.title, s.source, [(f, s.captions[f]) for f in s.figures]) for s in catalog.studies.values()
     ]
     notes = {Path(p).stem: Path(p).read_text(encoding="utf-8") for p in notes_files}
     record = run_record()

@@ -187,7 +187,9 @@ def _start_tiny_workflow(request, tmp_path_factory):
 def tiny_workflow(_start_tiny_workflow) -> Path:
     """The folder of the finished tiny run (it must have succeeded)."""
     run = _start_tiny_workflow.finished()
-    assert run.returncode == 0, f"snakemake all --configfile tiny_config.yaml (the schema's tiny settings) failed:\n{run.stdout[-4000:]}"
+    assert run.returncode == 0, (
+        f"snakemake all --configfile tiny_config.yaml (the schema's tiny settings) failed:\n{run.stdout[-4000:]}"
+    )
     return _start_tiny_workflow.workdir
 
 

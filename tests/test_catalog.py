@@ -1,7 +1,6 @@
 """studies.yaml is the one list of studies: every study is found by its name alone, everywhere."""
 
 import re
-from pathlib import Path
 
 import pytest
 

@@ -198,3 +198,15 @@ def test_the_time_page_and_the_readme_state_the_measured_times():
     assert f"(the tests about {round(fast['seconds'])} s on {cores} cores, after the install;" in quick_start
     minutes = round((full["seconds"] + sum(run["seconds"] for run in kernels.values())) / 60)
     assert f"(the tests about {minutes} minutes, after the install;" in quick_start
+
+
+def test_the_code_passes_the_linter_and_the_formatter():
+    """`ruff check` and `ruff format --check` (pyproject.toml's settings), so that a style slip fails the
+    quick tests rather than a reviewer's eye; no cache is written."""
+    import subprocess
+
+    for command in (["check"], ["format", "--check"]):
+        run = subprocess.run(
+            [sys.executable, "-m", "ruff", *command, "--no-cache", str(ROOT)], capture_output=True, text=True
+        )
+        assert run.returncode == 0, f"ruff {' '.join(command)}:\n{run.stdout[-3000:]}{run.stderr[-1000:]}"

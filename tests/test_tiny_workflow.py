@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT, TINY_CONFIG, project_records
+from conftest import ROOT, project_records
 from cvsuite.workflow.catalog import load_catalog
 from tiny_trials import KEPT, only_run, planned_rules
 

@@ -11,9 +11,7 @@ from cvsuite.workflow import yaml_text
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize(
-    "name", ["config.yaml", "schemas/config.schema.yaml", "studies.yaml"]
-)
+@pytest.mark.parametrize("name", ["config.yaml", "schemas/config.schema.yaml", "studies.yaml"])
 def test_the_workflows_files_read_as_the_pure_python_parser_reads_them(name):
     text = (ROOT / name).read_text(encoding="utf-8")
     node, data = yaml_text.composed_and_loaded(text)

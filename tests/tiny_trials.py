@@ -77,7 +77,10 @@ TRIALS: dict[str, tuple[Callable[[Path], None], tuple[tuple[str, ...], ...]]] = 
     "a printed value": (edited(REGISTRY, printed_norm_changed), (DRY,)),
     "the ridge module": (edited("src/cvsuite/methods/ridge.py", lambda t: t + "# a comment\n"), (DRY,)),
     "a figure module": (edited("src/cvsuite/figures/k_bias.py", lambda t: t + "# a comment\n"), (DRY,)),
-    "a caption": (edited("studies.yaml", lambda t: t.replace("The K = 5 partition", "The K = 5 partition, drawn,", 1)), (DRY,)),
+    "a caption": (
+        edited("studies.yaml", lambda t: t.replace("The K = 5 partition", "The K = 5 partition, drawn,", 1)),
+        (DRY,),
+    ),
     "a hand-edited cell": (one_cell_raised("results/k_bias/k_bias.csv"), (RUN,)),
 }
 

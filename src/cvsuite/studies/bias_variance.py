@@ -176,9 +176,7 @@ def _bias_squared_leaving_out(predictions: np.ndarray, truth: np.ndarray) -> np.
     return ((means - truth) ** 2 - variances / (samples - 1)).mean(axis=1)
 
 
-def bias_squared_difference(
-    predictions: np.ndarray, baseline: np.ndarray, truth: np.ndarray
-) -> tuple[float, float]:
+def bias_squared_difference(predictions: np.ndarray, baseline: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
     """One fit's squared bias less another's, both fitted on the same samples (samples x grid each),
     with the jackknife standard error of the difference: leaving a sample out moves both, so the
     noise they share cancels."""
@@ -301,7 +299,9 @@ def flexibility_steps(fits: Fits) -> pd.DataFrame:
         scatters = fits.scatters(n)
         for i in range(len(fits.degrees) - 1):
             log_ratio, log_ratio_se = paired_log_ratio(scatters[i + 1], scatters[i])
-            bias_gap, bias_gap_se = bias_squared_difference(fits.predictions[n][i + 1], fits.predictions[n][i], fits.truth)
+            bias_gap, bias_gap_se = bias_squared_difference(
+                fits.predictions[n][i + 1], fits.predictions[n][i], fits.truth
+            )
             rows.append(
                 {
                     "n": n,

@@ -51,6 +51,7 @@ from cvsuite.studies.shape_image_settings import ShapeStudySettings, kfold_name
 
 BALANCED_LOO = "class-balanced leave-one-out"
 
+
 @dataclass
 class DatasetResult:
     """One dataset's rows for the three tables the study's gather steps combine."""
