@@ -216,9 +216,9 @@ PYTHON = "CVSUITE_PYTHON"
 os.environ[PYTHON] = sys.executable
 # glibc's malloc hands each array above its mmap threshold fresh pages from the kernel, and takes
 # them back on free, so a simulation that makes and drops the same arrays pays a page fault for every
-# page every time. Below 128 MiB, jobs keep freed memory for the next array: a run's jobs took 93.6
-# CPU-s instead of 98.4, with the same tables. Only the jobs inherit it (glibc reads it at start); a
-# value the user set wins; other C libraries ignore it.
+# page every time. Below 128 MiB, jobs keep freed memory for the next array, which saves CPU and
+# leaves every table the same. Only the jobs inherit it (glibc reads it at start); a value the user
+# set wins; other C libraries ignore it.
 os.environ.setdefault("MALLOC_MMAP_THRESHOLD_", "134217728")
 os.environ.setdefault("MALLOC_TRIM_THRESHOLD_", "268435456")
 
