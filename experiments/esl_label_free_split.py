@@ -31,7 +31,7 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 def main(job: Job) -> StudyResult:
     params = job.config["esl_label_free_split"]
-    null = NullDesign(params["samples"], params["predictors"], params["seed"])
+    null = NullDesign.from_block(params)
     book_datasets, n_folds = params["datasets"], params["folds"]
     # The book's fold construction first, then the other one on the same datasets.
     constructions = [params["stratified"], not params["stratified"]]

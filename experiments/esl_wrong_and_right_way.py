@@ -29,7 +29,7 @@ from cvsuite.workflow.study_job import Job, StudyResult, run_job
 
 def main(job: Job) -> StudyResult:
     params = job.config["esl_wrong_and_right_way"]
-    null = NullDesign(params["samples"], params["predictors"], params["seed"])
+    null = NullDesign.from_block(params)
     default = Setting(params["selection"], params["stratified"], params["folds"])
     settings = open_choice_settings(default, params["sensitivity_folds"])
     book_datasets, selected = params["datasets"], params["selected"]

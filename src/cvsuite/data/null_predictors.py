@@ -60,6 +60,11 @@ class NullDesign:
     predictors: int
     seed: int
 
+    @classmethod
+    def from_block(cls, block: dict) -> NullDesign:
+        """The design a study's config block sets (its ``samples``, ``predictors`` and ``seed``)."""
+        return cls(block["samples"], block["predictors"], block["seed"])
+
     @property
     def labels(self) -> np.ndarray:
         """The class labels, the same in every dataset (``balanced_labels``)."""

@@ -151,7 +151,7 @@ def draw(inputs: FigureInputs) -> dict[str, Figure]:
     """The study's figures, from its saved tables and the published values in the registry (its
     figure rule, ``cvsuite.workflow.figure_job``)."""
     params, tables = inputs.config["esl_label_free_split"], inputs.tables
-    null = NullDesign(params["samples"], params["predictors"], params["seed"])
+    null = NullDesign.from_block(params)
     _, book_design = book_reading_runs(tables["datasets"], params["datasets"])
     published = tables["published_statistics"]
     return {

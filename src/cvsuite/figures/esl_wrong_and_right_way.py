@@ -165,7 +165,7 @@ def draw(inputs: FigureInputs) -> dict[str, Figure]:
     """The study's figures, from its saved tables and the published values in the registry (its
     figure rule, ``cvsuite.workflow.figure_job``)."""
     params, tables = inputs.config["esl_wrong_and_right_way"], inputs.tables
-    null = NullDesign(params["samples"], params["predictors"], params["seed"])
+    null = NullDesign.from_block(params)
     settings = open_choice_settings(
         Setting(params["selection"], params["stratified"], params["folds"]), params["sensitivity_folds"]
     )
