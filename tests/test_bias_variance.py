@@ -199,3 +199,11 @@ def test_the_held_out_optimum_shift_chooses_on_one_half_and_scores_on_the_other(
     index = list(fits.degrees)
     expected = np.log(held_out[index.index(top)].mean() / held_out[index.index(bottom)].mean())
     assert first.log_error_ratio == pytest.approx(expected) and first.samples_scored == 6
+
+
+def test_the_opposite_margin_is_the_weaker_move_signed_by_whether_the_two_go_opposite_ways():
+    from cvsuite.studies.bias_variance import opposite_margin
+
+    assert opposite_margin(-0.4, 0.1, 0.3, 0.1) == pytest.approx(3.0)  # bias falls 4 SE, variance rises 3
+    assert opposite_margin(-0.4, 0.1, -0.9, 0.1) == pytest.approx(-4.0)  # both fall: the weaker is 4 SE
+    assert opposite_margin(0.05, 0.1, 0.9, 0.1) == pytest.approx(-0.5)  # a bias that barely moves decides

@@ -5,7 +5,8 @@ job its command line gives (``cvsuite.workflow.job_spec``). It
 reads the study's tables (each when first asked for), its ``figure_arrays.npz`` and, for a study
 whose figures draw published numbers (studies.yaml's ``figures_read_published``), the registry's
 printed values; calls ``cvsuite.figures.<study>.draw``; checks each figure's layout (the study's
-``figure_checks.csv``); saves every figure as PNG and SVG; and writes its provenance last, in
+``figure_checks.csv``); saves every figure as PNG and SVG, with its caption from studies.yaml
+beside it (``<figure>.rst``, for ``snakemake --report``); and writes its provenance last, in
 figures/<study>/provenance.json. A figure's edit reruns this job and the comparison, never the study.
 """
 
@@ -78,7 +79,8 @@ def write_figures(study: str, figures: dict, output: dict[str, str], blocks: dic
     """Check the figures against the declared ones, save them with their layout checked, then the
     checks, provenance last.
 
-    ``output`` maps output names to paths: ``<figure>_png``/``_svg``, ``figure_checks``, ``provenance``.
+    ``output`` maps output names to paths: ``<figure>_png``/``_svg``/``_caption``, ``figure_checks``,
+    ``provenance``; ``captions`` each figure's caption.
     """
     import pandas as pd
 
