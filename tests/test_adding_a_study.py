@@ -219,3 +219,152 @@ def test_the_doc_names_every_file_the_per_study_checks_require(check):
         f"{check} is gone: update ENFORCED to the check that replaced it"
     )
     assert [path for path in ENFORCED[check] if path not in LISTED] == []
+
+
+# A study with one table, one figure and one record, written as docs/adding-a-study.md says, file by
+# file (the list's paths, in its order): each entry is the path and the text the guide's step adds.
+SCAFFOLD_STUDY = "fold_fits"
+SCAFFOLD = {
+    "config.yaml": """
+fold_fits:
+  # "Regularization and Cross-Validation", §8.2.4 The cost: "K-fold means training K times".
+  points: 25            # observations split into folds
+  folds: [2, 5, 25]     # the values of K
+""",
+    "schemas/config.schema.yaml": """
+  fold_fits:
+    description: the fits one K-fold estimate takes (a study scaffolded from docs/adding-a-study.md)
+    type: object
+    additionalProperties: false
+    required: [points, folds]
+    properties:
+      points: {type: integer, minimum: 2, default: 25, description: observations split into folds}
+      folds:
+        {type: array, minItems: 1, items: {type: integer, minimum: 2}, default: [2, 5, 25], description: the Ks}
+""",
+    "studies.yaml": """
+  fold_fits:
+    title: The fits one K-fold estimate takes
+    source: '"Regularization and Cross-Validation", §8.2.4 The cost, and why it is bearable'
+    config: [fold_fits]
+    tables:
+      fits: [K, fits, largest_fold]
+    figures:
+      fits_against_k: >-
+        The models one K-fold estimate trains against K, one per fold; "Regularization and
+        Cross-Validation" §8.2.4.
+""",
+    "src/cvsuite/studies/fold_fits.py": '''"""The fits one K-fold estimate takes (the cost, §8.2.4)."""
+
+import pandas as pd
+
+from cvsuite.methods.folds import consecutive_folds
+
+
+def fits_table(points: int, folds: list[int]) -> pd.DataFrame:
+    """Per K: the models K-fold cross-validation on ``points`` observations trains (one per fold)
+    and its largest fold."""
+    rows = []
+    for k in folds:
+        parts = consecutive_folds(points, k)
+        rows.append({"K": k, "fits": len(parts), "largest_fold": max(len(p) for p in parts)})
+    return pd.DataFrame(rows)
+''',
+    "experiments/fold_fits.py": '''"""Study fold_fits: the fits one K-fold estimate takes."""
+
+from cvsuite.studies import fold_fits as study
+from cvsuite.workflow.study_job import Job, StudyResult, run_job
+
+
+def main(job: Job) -> StudyResult:
+    p = job.config["fold_fits"]
+    return StudyResult(tables={"fits": study.fits_table(p["points"], p["folds"])})
+
+
+if __name__ == "__main__":
+    run_job(main)
+''',
+    "src/cvsuite/figures/fold_fits.py": '''"""The figure of study fold_fits."""
+
+from cvsuite.figures import style
+
+
+def fits_against_k(table):
+    """The fits against K, one per fold."""
+    fig, ax = style.subplots(figsize=(5, 3.5))
+    ax.plot(table["K"], table["fits"], "o-", label="fits of one estimate")
+    ax.set(xlabel="K (folds)", ylabel="models trained", title="K-fold trains K models")
+    style.integer_axis(ax, "x")
+    style.integer_axis(ax, "y")
+    style.legend(ax, loc="upper left")
+    return fig
+
+
+def draw(inputs):
+    """The study's figure, from its saved table."""
+    return {"fits_against_k": fits_against_k(inputs.tables["fits"])}
+''',
+    "registry/regularization_and_cross_validation.yaml": """
+  - id: rcv.cost.trains-k-times.scaffolded
+    section: §8.2.4 The cost, and why it is bearable
+    quote: $K$-fold means training $K$ times
+    published: 'True'
+    statistic: fold_fits/fits.csv.fits
+    judge: {identity: {equals_column: K}}
+    measure: At every K, the models one K-fold estimate trains
+    note: The scaffolded study of docs/adding-a-study.md (fold_fits/fits.csv).
+""",
+    "tests/test_fold_fits.py": """from cvsuite.studies.fold_fits import fits_table
+
+
+def test_k_fold_trains_one_model_per_fold():
+    table = fits_table(10, [2, 5])
+    assert table["fits"].tolist() == [2, 5] and table["largest_fold"].tolist() == [5, 2]
+""",
+}
+
+
+def test_a_study_scaffolded_from_the_guide_runs_in_the_tiny_workflow(tiny_workflow, tmp_path):
+    """The guide's files, and no other, make a study that the finished tiny run picks up: its job, its
+    figure job and the comparison run (nothing else), its record is judged, its test passes."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import TINY_CONFIG, copy_finished
+    from tiny_trials import planned_rules
+
+    steps = DOC.read_text(encoding="utf-8").split("Only when the study needs them")[0]
+    numbered = re.findall(r"^\d+\.\s+`([^`]+)`", steps, re.M)
+    document = "regularization_and_cross_validation"
+    guide = [p.replace("<name>", SCAFFOLD_STUDY).replace("<document>", document) for p in numbered]
+    assert guide == list(SCAFFOLD), "the scaffold follows the guide's numbered list, in its order"
+    work = copy_finished(tiny_workflow, tmp_path / "copy")
+    (work / "tests").mkdir(exist_ok=True)
+    for path, text in SCAFFOLD.items():
+        target = work / path
+        if path == "schemas/config.schema.yaml":
+            old = target.read_text(encoding="utf-8")
+            old = re.sub(r"^required: \[(.*)\]$", rf"required: [\1, {SCAFFOLD_STUDY}]", old, count=1, flags=re.M)
+            target.write_text(old.rstrip("\n") + "\n" + text, encoding="utf-8")
+        elif target.exists():
+            target.write_text(target.read_text(encoding="utf-8").rstrip("\n") + "\n" + text, encoding="utf-8")
+        else:
+            target.write_text(text, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(work / "src")}
+    command = [sys.executable, "-m", "snakemake", "all", "--cores", "2", "--configfile", str(TINY_CONFIG)]
+    run = subprocess.run(
+        command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert planned_rules(run) == {SCAFFOLD_STUDY, f"{SCAFFOLD_STUDY}_figures", "compare", "all"}, run.stdout[-2000:]
+    import pandas as pd
+
+    comparison = pd.read_csv(work / "results" / "comparison.csv").set_index("claim")
+    assert comparison.loc["rcv.cost.trains-k-times.scaffolded", "status"] == "reproduced"
+    assert (work / "figures" / SCAFFOLD_STUDY / "fits_against_k.png").exists()
+    test = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_fold_fits.py"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert test.returncode == 0, test.stdout[-2000:]
