@@ -1,6 +1,7 @@
 """Refuse a bad config before any job runs, with one message per problem naming the key and its origin.
 
-The JSON schema (schemas/config.schema.yaml) fixes types, ranges and the known keys; the checks
+The JSON schema (schemas/config.schema.yaml) fixes types, ranges and the known keys, each of them
+required (``load_schema``); the checks
 here add what a schema cannot say (K at most the sample size, a grid that goes up). Values
 given with ``snakemake --config`` arrive as text, so text is first read as the type the schema
 asks for ("3" -> 3, "1e-8" -> 1e-08). Each problem is prefixed with where its key came from
@@ -25,7 +26,19 @@ __all__ = ["ConfigError", "checked_config", "load_schema", "coerce_to_schema"]
 
 
 def load_schema(path: str | Path) -> dict:
-    return yaml_text.safe_load(Path(path).read_text(encoding="utf-8"))
+    """The config schema, every key of every block required: a config names every parameter, so the
+    schema lists each key once, under ``properties``, and its ``required`` lists are derived here."""
+    return _every_key_required(yaml_text.safe_load(Path(path).read_text(encoding="utf-8")))
+
+
+def _every_key_required(node: Any) -> Any:
+    if isinstance(node, dict):
+        node = {key: _every_key_required(value) for key, value in node.items()}
+        if isinstance(node.get("properties"), dict):
+            node["required"] = list(node["properties"])
+    elif isinstance(node, list):
+        node = [_every_key_required(value) for value in node]
+    return node
 
 
 def coerce_to_schema(value: Any, schema: dict) -> Any:
